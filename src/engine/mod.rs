@@ -1,0 +1,28 @@
+//! The deterministic rules engine: no I/O, no clock, no randomness, no
+//! floating point. Both peers and every auditor run exactly this code.
+
+pub mod bitboard;
+pub mod color;
+pub mod flip;
+pub mod movegen;
+pub mod outcome;
+pub mod perft;
+pub mod position;
+pub mod position_encoding;
+pub mod rules;
+pub mod setup;
+pub mod square;
+pub mod topology;
+pub mod transcript;
+
+pub use bitboard::Bitboard;
+pub use color::{ByColor, Color};
+pub use outcome::{Ending, Outcome};
+pub use perft::perft;
+pub use position::{MoveReport, PlayError, Position};
+pub use position_encoding::{CANONICAL_LEN, PositionHash};
+pub use rules::{Discs, DrawRule, Opening, ParseOptionError, Preset, RuleOptions, Scoring};
+pub use setup::{ParseSetupError, Rules, Setup, SetupError};
+pub use square::{ParseSquareError, Square};
+pub use topology::Topology;
+pub use transcript::{ReplayError, TranscriptError, format_transcript, parse_transcript, replay};

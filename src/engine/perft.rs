@@ -1,0 +1,81 @@
+//! Perft: the number of move sequences of a given length, to check and time
+//! move generation.
+//!
+//! Conventions: a forced pass is one ply; a finished game is one leaf at
+//! every greater depth. Under the double opening the second player's
+//! automatic placements are part of the first player's second move (they
+//! are not written in transcripts either).
+
+use super::position::{OPENING_PLACEMENTS, Position, UNLIMITED_SUPPLY};
+use super::topology::{Geometry, Plane, Topology, Torus};
+
+/// Counts the leaves `depth` plies below `position`.
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let Some(mover) = position.to_move() else {
+        return 1;
+    };
+    let plain = position.placements == OPENING_PLACEMENTS
+        && position.supply.black == UNLIMITED_SUPPLY
+        && position.supply.white == UNLIMITED_SUPPLY;
+    if plain {
+        let (p, o, walls) = (position.bits(mover), position.bits(!mover), position.walls);
+        return match position.options.topology {
+            Topology::Plane => perft_bitboards::<Plane>(p, o, walls, depth),
+            Topology::Torus => perft_bitboards::<Torus>(p, o, walls, depth),
+        };
+    }
+    perft_general(position, depth)
+}
+
+/// Perft on any position through the full [`Position::play`], which handles
+/// disc supplies and openings. `depth` ≥ 1.
+fn perft_general(position: &Position, depth: u32) -> u64 {
+    if depth == 0 || position.is_over() {
+        return 1;
+    }
+    position
+        .legal_moves()
+        .squares()
+        .map(|square| {
+            let report = position
+                .play_with_report(square)
+                .expect("a generated move is legal");
+            match (report.skipped, depth) {
+                (None, _) => perft_general(&report.position, depth - 1),
+                // The pass is the leaf.
+                (Some(_), 1) => 1,
+                (Some(_), _) => perft_general(&report.position, depth - 2),
+            }
+        })
+        .sum()
+}
+
+/// Perft over raw bitboards for unlimited discs after the opening, with bulk
+/// counting at the last ply. `player` is to move; `depth` ≥ 1.
+fn perft_bitboards<G: Geometry>(player: u64, opponent: u64, walls: u64, depth: u32) -> u64 {
+    let empty = !(player | opponent | walls);
+    let moves = G::moves(player, opponent, empty);
+    if depth == 1 {
+        // A pass and a finished game are both one leaf.
+        return u64::from(moves.count_ones()).max(1);
+    }
+    if moves == 0 {
+        if G::moves(opponent, player, empty) == 0 {
+            return 1;
+        }
+        return perft_bitboards::<G>(opponent, player, walls, depth - 1);
+    }
+    let mut total = 0;
+    let mut rest = moves;
+    while rest != 0 {
+        let index = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let flips = G::flips(player, opponent, index);
+        let new_player = player | flips | (1 << index);
+        total += perft_bitboards::<G>(opponent & !flips, new_player, walls, depth - 1);
+    }
+    total
+}
