@@ -36,6 +36,10 @@ fn perft_general(position: &Position, depth: u32) -> u64 {
     if depth == 0 || position.is_over() {
         return 1;
     }
+    if depth == 1 {
+        // The side to move always has a move (passes are applied at once).
+        return u64::from(position.legal_moves().count());
+    }
     position
         .legal_moves()
         .squares()
@@ -44,10 +48,12 @@ fn perft_general(position: &Position, depth: u32) -> u64 {
                 .play_with_report(square)
                 .expect("a generated move is legal");
             match (report.skipped, depth) {
-                (None, _) => perft_general(&report.position, depth - 1),
+                // `perft` again, so a game that leaves the opening with
+                // unlimited discs continues on the fast path.
+                (None, _) => perft(&report.position, depth - 1),
                 // The pass is the leaf.
                 (Some(_), 1) => 1,
-                (Some(_), _) => perft_general(&report.position, depth - 2),
+                (Some(_), _) => perft(&report.position, depth - 2),
             }
         })
         .sum()

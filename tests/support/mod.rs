@@ -1,0 +1,49 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code)]
+
+pub mod naive_rules;
+
+use reversi::cli::rule_args::RuleArgs;
+use reversi::{Rules, Square};
+
+/// Parses rule flags as the command line does, e.g. `--rules torus --walls a1`.
+pub fn rules_from_flags(flags: &str) -> Rules {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        rules: RuleArgs,
+    }
+    let mut argv = vec!["test".to_string()];
+    argv.extend(split_quoted(flags));
+    let parsed = Flags::try_parse_from(argv).unwrap_or_else(|e| panic!("flags {flags:?}: {e}"));
+    parsed.rules.rules().unwrap_or_else(|e| panic!("flags {flags:?}: {e}"))
+}
+
+/// Splits on spaces, keeping double-quoted parts together.
+pub fn split_quoted(text: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    for c in text.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !current.is_empty() {
+                    parts.push(std::mem::take(&mut current));
+                }
+            }
+            _ => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+/// Parses a square name, panicking on a typo in the test itself.
+pub fn sq(name: &str) -> Square {
+    name.parse().unwrap_or_else(|e| panic!("{e}"))
+}
