@@ -32,7 +32,7 @@ pub struct RuleArgs {
     #[arg(long, value_name = "SQUARES")]
     pub walls: Option<String>,
     /// Custom start: 64 cells a1…h1, a2…h8 (X black, O white, - empty, # wall) and X|O to move.
-    #[arg(long, value_name = "\"<64 cells> X|O\"")]
+    #[arg(long, value_name = "\"<64 cells> X|O\"", allow_hyphen_values = true)]
     pub setup: Option<String>,
 }
 

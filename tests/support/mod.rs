@@ -47,3 +47,16 @@ pub fn split_quoted(text: &str) -> Vec<String> {
 pub fn sq(name: &str) -> Square {
     name.parse().unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// A setup from an 8-row grid (`X`, `O`, `-`, `#`; spaces ignored) and the side to move.
+pub fn grid(rows: &str, to_move: char) -> reversi::Setup {
+    let cells: String = rows.chars().filter(|c| !c.is_whitespace()).collect();
+    format!("{cells} {to_move}")
+        .parse()
+        .unwrap_or_else(|e| panic!("test grid: {e}"))
+}
+
+/// Names of the squares in a bitboard, in index order.
+pub fn names(bb: reversi::Bitboard) -> Vec<String> {
+    bb.squares().map(|s| s.to_string()).collect()
+}
