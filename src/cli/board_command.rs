@@ -68,6 +68,7 @@ fn board_json(rules: &Rules, position: &Position, moves: &[Square]) -> Value {
         "opening_placements_left": position.opening_placements_left(),
         "moves": format_transcript(moves),
         "position_hash": position.hash().to_hex(),
+        "position_bytes": position.canonical_bytes().iter().map(|b| format!("{b:02x}")).collect::<String>(),
         "rules": {
             "opening": options.opening.to_string(),
             "discs": options.discs.to_string(),

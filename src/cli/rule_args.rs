@@ -70,12 +70,10 @@ impl RuleArgs {
             Some(text) => text.parse::<Setup>()?,
             None => Setup::for_opening(options.opening),
         };
-        if let Some(list) = &self.walls {
+        if let Some(list) = self.walls.as_deref().filter(|l| !l.trim().is_empty()) {
             let walls = list
                 .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::parse::<Square>)
+                .map(|name| name.trim().parse::<Square>())
                 .collect::<Result<Bitboard, _>>()?;
             setup.walls = Bitboard(setup.walls.0 | walls.0);
         }
