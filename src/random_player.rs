@@ -65,6 +65,9 @@ mod tests {
         let c = RandomPlayer::new(8).play_game(&start);
         assert_eq!(a, b);
         assert_ne!(format_transcript(&a), format_transcript(&c));
-        assert!(a.len() >= 50, "a random game usually fills most of the board");
+        assert!(
+            a.len() >= 50,
+            "a random game usually fills most of the board"
+        );
     }
 }

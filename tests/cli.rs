@@ -49,7 +49,14 @@ fn board_json_reports_a_finished_game_and_its_score() {
     assert_eq!(json["result"]["score"]["black"], 13);
     assert_eq!(json["result"]["score"]["white"], 0);
     assert_eq!(json["moves"], "f5d6c5f4e3f6g5e6e7");
-    let empties = board_json(&["--moves", "f5d6c5f4e3f6g5e6e7", "--rules", "reversi", "--opening", "preset"]);
+    let empties = board_json(&[
+        "--moves",
+        "f5d6c5f4e3f6g5e6e7",
+        "--rules",
+        "reversi",
+        "--opening",
+        "preset",
+    ]);
     assert_eq!(empties["result"]["score"]["black"], 64);
 }
 
@@ -69,7 +76,10 @@ fn board_text_shows_walls_and_legal_moves() {
 fn an_illegal_move_exits_1_naming_the_move_and_its_number() {
     let output = reversi(&["board", "--moves", "f5d6a1"]);
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(stderr(&output).trim(), "error: illegal move: move 3 (a1): a1 flips nothing");
+    assert_eq!(
+        stderr(&output).trim(),
+        "error: illegal move: move 3 (a1): a1 flips nothing"
+    );
     assert!(output.stdout.is_empty());
 }
 
@@ -84,11 +94,24 @@ fn a_malformed_transcript_exits_1_naming_the_text_and_move_number() {
 fn invalid_rules_exit_1_with_the_reason() {
     let output = reversi(&["board", "--walls", "d4"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("square d4 holds a wall and a disc"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("square d4 holds a wall and a disc"),
+        "{}",
+        stderr(&output)
+    );
 
-    let output = reversi(&["board", "--opening", "free", "--setup", &format!("{} X", "-".repeat(27) + "X" + &"-".repeat(36))]);
+    let output = reversi(&[
+        "board",
+        "--opening",
+        "free",
+        "--setup",
+        &format!("{} X", "-".repeat(27) + "X" + &"-".repeat(36)),
+    ]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("the free opening needs the centre squares empty, but d4 is occupied"));
+    assert!(
+        stderr(&output)
+            .contains("the free opening needs the centre squares empty, but d4 is occupied")
+    );
 }
 
 #[test]
@@ -114,7 +137,11 @@ fn bad_input_gets_a_clear_error_and_never_a_panic() {
         vec!["board", "--moves", "é5ü6"],
         vec!["board", "--setup", "X"],
         vec!["board", "--setup", ""],
-        vec!["board", "--setup", "######################################################################## X"],
+        vec![
+            "board",
+            "--setup",
+            "######################################################################## X",
+        ],
         vec!["board", "--walls", ",,,"],
         vec!["board", "--walls", "a1,,zz"],
         vec!["board", "--discs", "0"],
@@ -129,7 +156,10 @@ fn bad_input_gets_a_clear_error_and_never_a_panic() {
     for args in &bad {
         let output = reversi(args);
         let code = output.status.code();
-        assert!(matches!(code, Some(1) | Some(2)), "{args:?} exited with {code:?}");
+        assert!(
+            matches!(code, Some(1) | Some(2)),
+            "{args:?} exited with {code:?}"
+        );
         let err = stderr(&output);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert!(err.contains("error"), "{args:?} explains itself: {err}");

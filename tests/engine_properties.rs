@@ -5,37 +5,53 @@ mod support;
 use proptest::prelude::*;
 use reversi::random_player::RandomPlayer;
 use reversi::{
-    Bitboard, Color, Opening, Position, RuleOptions, Rules, Setup, Square, Topology, format_transcript,
-    parse_transcript, replay,
+    Bitboard, Color, Opening, Position, RuleOptions, Rules, Setup, Square, Topology,
+    format_transcript, parse_transcript, replay,
 };
 use support::naive_rules::NaiveGame;
 
 /// Arbitrary disjoint black/white/wall boards on either topology.
 fn arbitrary_position() -> impl Strategy<Value = Position> {
-    (any::<u64>(), any::<u64>(), any::<u64>(), any::<bool>(), any::<bool>(), 0u32..4).prop_filter_map(
-        "neither side can move",
-        |(a, b, w, torus, white_first, wall_density)| {
-            // Sparse walls: keep only some bits (more bits when density is higher).
-            let walls = match wall_density {
-                0 => 0,
-                1 => w & w.rotate_left(17) & w.rotate_left(31),
-                _ => w & w.rotate_left(23),
-            };
-            let black = a & !walls;
-            let white = b & !a & !walls;
-            let options = RuleOptions {
-                topology: if torus { Topology::Torus } else { Topology::Plane },
-                ..RuleOptions::default()
-            };
-            let setup = Setup {
-                black: Bitboard(black),
-                white: Bitboard(white),
-                walls: Bitboard(walls),
-                to_move: if white_first { Color::White } else { Color::Black },
-            };
-            Rules::new(options, setup).ok().map(|r| r.start_position())
-        },
+    (
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+        any::<bool>(),
+        any::<bool>(),
+        0u32..4,
     )
+        .prop_filter_map(
+            "neither side can move",
+            |(a, b, w, torus, white_first, wall_density)| {
+                // Sparse walls: keep only some bits (more bits when density is higher).
+                let walls = match wall_density {
+                    0 => 0,
+                    1 => w & w.rotate_left(17) & w.rotate_left(31),
+                    _ => w & w.rotate_left(23),
+                };
+                let black = a & !walls;
+                let white = b & !a & !walls;
+                let options = RuleOptions {
+                    topology: if torus {
+                        Topology::Torus
+                    } else {
+                        Topology::Plane
+                    },
+                    ..RuleOptions::default()
+                };
+                let setup = Setup {
+                    black: Bitboard(black),
+                    white: Bitboard(white),
+                    walls: Bitboard(walls),
+                    to_move: if white_first {
+                        Color::White
+                    } else {
+                        Color::Black
+                    },
+                };
+                Rules::new(options, setup).ok().map(|r| r.start_position())
+            },
+        )
 }
 
 /// A position reached by random play from a preset's start.
@@ -60,7 +76,9 @@ fn indices(bb: Bitboard) -> Vec<usize> {
 fn check_against_naive(position: &Position) -> Result<(), TestCaseError> {
     let naive = NaiveGame::from_position(position);
     prop_assert_eq!(indices(position.legal_moves()), naive.moves());
-    let Some(mover) = position.to_move() else { return Ok(()) };
+    let Some(mover) = position.to_move() else {
+        return Ok(());
+    };
     for square in position.legal_moves().squares() {
         let report = position.play_with_report(square).unwrap();
         let expected_flips = if position.opening_placements_left() > 0 {
@@ -73,8 +91,14 @@ fn check_against_naive(position: &Position) -> Result<(), TestCaseError> {
         let before = position.counts();
         let after = report.position.counts();
         let auto = report.auto_placed.count() as i32;
-        prop_assert_eq!(i32::from(after[mover]) - i32::from(before[mover]), 1 + flipped);
-        prop_assert_eq!(i32::from(after[!mover]) - i32::from(before[!mover]), auto - flipped);
+        prop_assert_eq!(
+            i32::from(after[mover]) - i32::from(before[mover]),
+            1 + flipped
+        );
+        prop_assert_eq!(
+            i32::from(after[!mover]) - i32::from(before[!mover]),
+            auto - flipped
+        );
 
         let mut naive_child = naive.clone();
         let skipped = naive_child.play(square.index() as usize);
@@ -152,9 +176,18 @@ proptest! {
 #[test]
 fn random_games_under_every_opening_agree_with_the_naive_rules_to_the_end() {
     for opening in [Opening::Preset, Opening::Free, Opening::Double] {
-        for discs in [reversi::Discs::Unlimited, reversi::Discs::PerPlayer(32), reversi::Discs::PerPlayer(20)] {
+        for discs in [
+            reversi::Discs::Unlimited,
+            reversi::Discs::PerPlayer(32),
+            reversi::Discs::PerPlayer(20),
+        ] {
             for topology in [Topology::Plane, Topology::Torus] {
-                let options = RuleOptions { opening, discs, topology, ..RuleOptions::default() };
+                let options = RuleOptions {
+                    opening,
+                    discs,
+                    topology,
+                    ..RuleOptions::default()
+                };
                 let start = Rules::from_options(options).unwrap().start_position();
                 for seed in 0..8 {
                     let mut naive = NaiveGame::from_position(&start);

@@ -35,13 +35,18 @@ fn read_cases() -> Vec<Case> {
         } else if let Some(moves) = line.strip_prefix("moves ") {
             let case = cases.last_mut().expect("moves after rules");
             let moves = parse_transcript(moves).expect("golden transcript parses");
-            case.start = replay(&case.start, &moves).unwrap_or_else(|e| panic!("line {line_no}: {e}"));
+            case.start =
+                replay(&case.start, &moves).unwrap_or_else(|e| panic!("line {line_no}: {e}"));
         } else if let Some(rest) = line.strip_prefix("perft ") {
             let (depth, leaves) = rest.split_once(' ').expect("perft DEPTH LEAVES");
             let case = cases.last_mut().expect("perft after rules");
-            case.counts.push((depth.parse().unwrap(), leaves.parse().unwrap()));
+            case.counts
+                .push((depth.parse().unwrap(), leaves.parse().unwrap()));
         } else {
-            assert!(line.trim().is_empty() || line.starts_with('#'), "line {line_no}: {line:?}");
+            assert!(
+                line.trim().is_empty() || line.starts_with('#'),
+                "line {line_no}: {line:?}"
+            );
         }
     }
     cases
@@ -52,7 +57,11 @@ fn perft_counts_match_the_golden_file() {
     let cases = read_cases();
     assert!(cases.len() >= 10, "the golden file has all its cases");
     for case in &cases {
-        assert!(!case.counts.is_empty(), "case at line {} has counts", case.line);
+        assert!(
+            !case.counts.is_empty(),
+            "case at line {} has counts",
+            case.line
+        );
         for &(depth, expected) in &case.counts {
             assert_eq!(
                 perft(&case.start, depth),
@@ -86,7 +95,10 @@ fn standard_perft_is_the_published_sequence() {
     let published = [
         4u64, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,
     ];
-    let othello = read_cases().into_iter().next().expect("first case is the standard start");
+    let othello = read_cases()
+        .into_iter()
+        .next()
+        .expect("first case is the standard start");
     let golden: Vec<u64> = othello.counts.iter().map(|&(_, n)| n).collect();
     assert_eq!(golden, published);
 }

@@ -26,7 +26,11 @@ fn canonical_bytes_and_hashes_match_the_golden_file() {
             assert_eq!(actual.len(), CANONICAL_LEN);
             assert_eq!(hex(&actual), bytes, "line {line_no}");
         } else if let Some(hash) = line.strip_prefix("hash ") {
-            assert_eq!(position.expect("rules first").hash().to_hex(), hash, "line {line_no}");
+            assert_eq!(
+                position.expect("rules first").hash().to_hex(),
+                hash,
+                "line {line_no}"
+            );
             checked += 1;
         }
     }
@@ -38,8 +42,14 @@ fn the_standard_start_layout_is_as_documented() {
     let bytes = reversi::Rules::default().start_position().canonical_bytes();
     assert_eq!(&bytes[0..4], b"RVP\x01");
     // White d4 (bit 27) and e5 (bit 36); black d5 (bit 35) and e4 (bit 28).
-    assert_eq!(u64::from_le_bytes(bytes[4..12].try_into().unwrap()), (1 << 35) | (1 << 28));
-    assert_eq!(u64::from_le_bytes(bytes[12..20].try_into().unwrap()), (1 << 27) | (1 << 36));
+    assert_eq!(
+        u64::from_le_bytes(bytes[4..12].try_into().unwrap()),
+        (1 << 35) | (1 << 28)
+    );
+    assert_eq!(
+        u64::from_le_bytes(bytes[12..20].try_into().unwrap()),
+        (1 << 27) | (1 << 36)
+    );
     assert_eq!(&bytes[20..28], &[0; 8], "no walls");
     assert_eq!(bytes[28], 0, "black to move");
     assert_eq!(&bytes[29..31], &[255, 255], "unlimited supplies");

@@ -4,8 +4,8 @@ mod support;
 
 use reversi::random_player::RandomPlayer;
 use reversi::{
-    Color, Discs, DrawRule, Ending, Opening, PlayError, Position, RuleOptions, Rules, Scoring, Topology,
-    parse_transcript, replay,
+    Color, Discs, DrawRule, Ending, Opening, PlayError, Position, RuleOptions, Rules, Scoring,
+    Topology, parse_transcript, replay,
 };
 use support::{grid, names, sq};
 
@@ -31,7 +31,10 @@ fn torus_flips_across_the_left_right_edge() {
     assert_eq!(names(report.flipped), ["h4"]);
     // On the plane the same move flanks nothing.
     let plane = start(RuleOptions::default(), setup);
-    assert_eq!(plane.play(sq("a4")), Err(PlayError::FlipsNothing { square: sq("a4") }));
+    assert_eq!(
+        plane.play(sq("a4")),
+        Err(PlayError::FlipsNothing { square: sq("a4") })
+    );
 }
 
 #[test]
@@ -88,7 +91,9 @@ fn walls_stop_lines_like_empty_squares() {
         "X#O----- -------- -------- -------- -------- -------- -------- --------",
         'X',
     );
-    let report = start(RuleOptions::default(), open).play_with_report(sq("d1")).unwrap();
+    let report = start(RuleOptions::default(), open)
+        .play_with_report(sq("d1"))
+        .unwrap();
     assert_eq!(names(report.flipped), ["c1"]);
     // With the wall, d1 has no line: c1 (white) then b1 (wall) stops it.
     let blocked = Rules::new(RuleOptions::default(), walled);
@@ -99,8 +104,14 @@ fn walls_stop_lines_like_empty_squares() {
     );
     let position = start(RuleOptions::default(), walled_with_move);
     assert_eq!(names(position.legal_moves()), ["d1"]);
-    assert_eq!(names(position.play_with_report(sq("d1")).unwrap().flipped), ["e1"]);
-    assert_eq!(position.play(sq("b1")), Err(PlayError::Wall { square: sq("b1") }));
+    assert_eq!(
+        names(position.play_with_report(sq("d1")).unwrap().flipped),
+        ["e1"]
+    );
+    assert_eq!(
+        position.play(sq("b1")),
+        Err(PlayError::Wall { square: sq("b1") })
+    );
 }
 
 #[test]
@@ -129,7 +140,11 @@ fn free_opening_moves_flip_nothing_even_when_they_flank() {
     let mut position = start(options, setup);
     for name in ["d4", "e4", "d5", "e5"] {
         let report = position.play_with_report(sq(name)).unwrap();
-        assert!(report.flipped.is_empty(), "{name} flipped {:?}", report.flipped);
+        assert!(
+            report.flipped.is_empty(),
+            "{name} flipped {:?}",
+            report.flipped
+        );
         position = report.position;
     }
     assert_eq!(names(position.discs(Color::White)), ["d4", "d5"]);
@@ -148,9 +163,15 @@ fn double_opening_is_two_black_placements_then_white_fills_the_rest() {
     let moves = parse_transcript("d5e4").unwrap();
     let after = replay(&position, &moves).unwrap();
     // Black chose the standard cross; white's discs were placed automatically.
-    assert_eq!(after.discs(Color::White), Rules::default().start_position().discs(Color::White));
+    assert_eq!(
+        after.discs(Color::White),
+        Rules::default().start_position().discs(Color::White)
+    );
     assert_eq!(after.to_move(), Some(Color::Black));
-    assert_eq!(after.play(sq("a1")), Err(PlayError::FlipsNothing { square: sq("a1") }));
+    assert_eq!(
+        after.play(sq("a1")),
+        Err(PlayError::FlipsNothing { square: sq("a1") })
+    );
 }
 
 #[test]
@@ -183,7 +204,11 @@ fn when_one_supply_is_empty_the_other_player_moves_on_alone() {
     assert_eq!(position.supply(Color::Black), Some(0));
     assert_eq!(position.supply(Color::White), Some(0));
     assert!(position.is_over(), "neither player has discs left");
-    assert_eq!(position.empty().count(), 50, "the game ends with the board mostly empty");
+    assert_eq!(
+        position.empty().count(),
+        50,
+        "the game ends with the board mostly empty"
+    );
     let outcome = position.outcome().unwrap();
     assert_eq!(outcome.winner, Some(Color::White));
 }
@@ -194,15 +219,27 @@ fn the_classic_preset_spends_exactly_its_32_discs() {
     let moves = RandomPlayer::new(3).play_game(&rules.start_position());
     let end = replay(&rules.start_position(), &moves).unwrap();
     let spent = 64 - end.supply(Color::Black).unwrap() - end.supply(Color::White).unwrap();
-    assert_eq!(usize::from(spent), moves.len(), "every placement takes one disc from a supply");
+    assert_eq!(
+        usize::from(spent),
+        moves.len(),
+        "every placement takes one disc from a supply"
+    );
     let on_board = end.counts().black + end.counts().white;
-    assert_eq!(usize::from(on_board), moves.len(), "the free opening starts from an empty board");
+    assert_eq!(
+        usize::from(on_board),
+        moves.len(),
+        "the free opening starts from an empty board"
+    );
 }
 
 #[test]
 fn empties_scoring_credits_the_winner_with_every_empty_square() {
     let rules = support::rules_from_flags("--scoring empties");
-    let end = replay(&rules.start_position(), &parse_transcript("f5d6c5f4e3f6g5e6e7").unwrap()).unwrap();
+    let end = replay(
+        &rules.start_position(),
+        &parse_transcript("f5d6c5f4e3f6g5e6e7").unwrap(),
+    )
+    .unwrap();
     let outcome = end.outcome().unwrap();
     assert_eq!(outcome.winner, Some(Color::Black));
     assert_eq!((outcome.score.black, outcome.score.white), (64, 0));
@@ -214,7 +251,14 @@ fn drawn_game() -> Vec<reversi::Square> {
     let start = Rules::default().start_position();
     (0..10_000)
         .map(|seed| RandomPlayer::new(seed).play_game(&start))
-        .find(|moves| replay(&start, moves).unwrap().outcome().unwrap().winner.is_none())
+        .find(|moves| {
+            replay(&start, moves)
+                .unwrap()
+                .outcome()
+                .unwrap()
+                .winner
+                .is_none()
+        })
         .expect("a drawn random game exists")
 }
 
@@ -261,5 +305,9 @@ fn a_custom_setup_whose_side_to_move_cannot_move_starts_with_the_pass() {
     let position = setup_check.start_position();
     assert_eq!(position.to_move(), Some(Color::White));
     assert_eq!(names(position.legal_moves()), ["c1"]);
-    assert_eq!(setup_check.start().to_move, Color::Black, "the setup as given is kept");
+    assert_eq!(
+        setup_check.start().to_move,
+        Color::Black,
+        "the setup as given is kept"
+    );
 }

@@ -5,9 +5,11 @@ use std::fmt::Write as _;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::rule_args::RuleArgs;
 use super::CliError;
-use crate::engine::{Color, Outcome, Position, Rules, Square, format_transcript, parse_transcript, replay};
+use super::rule_args::RuleArgs;
+use crate::engine::{
+    Color, Outcome, Position, Rules, Square, format_transcript, parse_transcript, replay,
+};
 
 /// Arguments of `reversi board`.
 #[derive(Debug, Clone, Args)]
@@ -133,11 +135,19 @@ fn board_text(rules: &Rules, position: &Position, moves: &[Square]) -> String {
         let _ = writeln!(out, "in hand: black {b}, white {w}");
     }
     if position.opening_placements_left() > 0 {
-        let _ = writeln!(out, "opening placements left: {}", position.opening_placements_left());
+        let _ = writeln!(
+            out,
+            "opening placements left: {}",
+            position.opening_placements_left()
+        );
     }
     match (position.to_move(), position.outcome()) {
         (Some(color), _) => {
-            let legal: Vec<String> = position.legal_moves().squares().map(|s| s.to_string()).collect();
+            let legal: Vec<String> = position
+                .legal_moves()
+                .squares()
+                .map(|s| s.to_string())
+                .collect();
             let _ = writeln!(out, "to move: {color}");
             let _ = writeln!(out, "legal: {}", legal.join(" "));
         }

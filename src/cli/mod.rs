@@ -2,6 +2,7 @@
 
 pub mod board_command;
 pub mod perft_command;
+pub mod play_command;
 pub mod rule_args;
 
 use clap::{Parser, Subcommand};
@@ -25,6 +26,8 @@ pub enum Command {
     Board(board_command::BoardArgs),
     /// Count leaf nodes to a depth (move generator check and speed).
     Perft(perft_command::PerftArgs),
+    /// Play the computer in the terminal (the default without a command).
+    Play(play_command::PlayArgs),
 }
 
 /// Everything a command can fail with; printed as one line, exit status 1.
@@ -39,6 +42,9 @@ pub enum CliError {
     /// A transcript move is illegal.
     #[error("illegal move: {0}")]
     Replay(#[from] ReplayError),
+    /// Reading or writing the terminal failed.
+    #[error("terminal: {0}")]
+    Terminal(std::io::Error),
 }
 
 /// Runs a parsed command line, returning what to print on success.
@@ -46,9 +52,7 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
     match &cli.command {
         Some(Command::Board(args)) => board_command::run(args),
         Some(Command::Perft(args)) => perft_command::run(args),
-        None => {
-            use clap::CommandFactory;
-            Ok(Cli::command().render_help().to_string())
-        }
+        Some(Command::Play(args)) => play_command::run(args),
+        None => play_command::run(&play_command::PlayArgs::default()),
     }
 }

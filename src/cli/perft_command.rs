@@ -4,8 +4,8 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::rule_args::RuleArgs;
 use super::CliError;
+use super::rule_args::RuleArgs;
 use crate::engine::{parse_transcript, perft, replay};
 
 /// Arguments of `reversi perft`.
@@ -29,7 +29,11 @@ pub fn run(args: &PerftArgs) -> Result<String, CliError> {
     let started = Instant::now();
     let leaves = perft(&position, args.depth);
     let seconds = started.elapsed().as_secs_f64();
-    let rate = if seconds > 0.0 { leaves as f64 / seconds } else { 0.0 };
+    let rate = if seconds > 0.0 {
+        leaves as f64 / seconds
+    } else {
+        0.0
+    };
     Ok(format!(
         "{leaves}\ntime {seconds:.3} s, {:.1} million leaves per second\n",
         rate / 1e6

@@ -3,8 +3,8 @@
 use clap::Args;
 
 use crate::engine::{
-    Bitboard, Discs, DrawRule, Opening, ParseSetupError, ParseSquareError, Preset, RuleOptions, Rules, Scoring, Setup,
-    SetupError, Square, Topology,
+    Bitboard, Discs, DrawRule, Opening, ParseSetupError, ParseSquareError, Preset, RuleOptions,
+    Rules, Scoring, Setup, SetupError, Square, Topology,
 };
 
 /// `--rules NAME` and the individual options that override it.

@@ -69,7 +69,13 @@ impl fmt::Debug for Bitboard {
         }
         for row in 0..8 {
             let line: String = (0..8)
-                .map(|col| if self.0 >> (row * 8 + col) & 1 == 1 { 'X' } else { '.' })
+                .map(|col| {
+                    if self.0 >> (row * 8 + col) & 1 == 1 {
+                        'X'
+                    } else {
+                        '.'
+                    }
+                })
                 .collect();
             writeln!(f, "{line}")?;
         }

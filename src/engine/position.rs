@@ -213,7 +213,10 @@ impl Position {
                 return Ok(report);
             }
         } else {
-            let flips = self.options.topology.flips(self.bits(mover), self.bits(!mover), square.index());
+            let flips =
+                self.options
+                    .topology
+                    .flips(self.bits(mover), self.bits(!mover), square.index());
             if flips == 0 {
                 return Err(PlayError::FlipsNothing { square });
             }
@@ -229,7 +232,8 @@ impl Position {
 
     /// The result if the board is finished; `None` while someone can move.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.is_over().then(|| self.outcome_with(Ending::BoardFinished))
+        self.is_over()
+            .then(|| self.outcome_with(Ending::BoardFinished))
     }
 
     /// The result of ending the game here by `ending`. For
@@ -247,7 +251,9 @@ impl Position {
                     DrawRule::White => Some(Color::White),
                 },
             },
-            Ending::Resignation { resigned: loser } | Ending::Timeout { late: loser } => Some(!loser),
+            Ending::Resignation { resigned: loser } | Ending::Timeout { late: loser } => {
+                Some(!loser)
+            }
         };
         if self.options.scoring == Scoring::Empties {
             let empties = self.empty_bits().count_ones() as u8;
@@ -259,7 +265,11 @@ impl Position {
                 }
             }
         }
-        Outcome { winner, score, ending }
+        Outcome {
+            winner,
+            score,
+            ending,
+        }
     }
 
     /// The start of a setup as it stands now (discs, walls, side to move);
@@ -311,7 +321,9 @@ impl Position {
         if self.placements < OPENING_PLACEMENTS {
             return Bitboard::CENTRE.0 & empty;
         }
-        self.options.topology.moves(self.bits(color), self.bits(!color), empty)
+        self.options
+            .topology
+            .moves(self.bits(color), self.bits(!color), empty)
     }
 
     /// Hands the turn on after `mover` moved: to the opponent if they can
@@ -368,8 +380,14 @@ mod tests {
     fn illegal_moves_say_why_and_change_nothing() {
         let start = Rules::default().start_position();
         let before = start;
-        assert_eq!(start.play(sq("a1")), Err(PlayError::FlipsNothing { square: sq("a1") }));
-        assert_eq!(start.play(sq("d4")), Err(PlayError::Occupied { square: sq("d4") }));
+        assert_eq!(
+            start.play(sq("a1")),
+            Err(PlayError::FlipsNothing { square: sq("a1") })
+        );
+        assert_eq!(
+            start.play(sq("d4")),
+            Err(PlayError::Occupied { square: sq("d4") })
+        );
         assert_eq!(start, before);
     }
 
@@ -377,13 +395,23 @@ mod tests {
     fn free_opening_places_four_centre_discs_without_flipping() {
         let start = Rules::preset(Preset::Reversi).start_position();
         assert_eq!(start.legal_moves(), Bitboard::CENTRE);
-        assert_eq!(start.play(sq("c3")), Err(PlayError::OutsideCentre { square: sq("c3") }));
+        assert_eq!(
+            start.play(sq("c3")),
+            Err(PlayError::OutsideCentre { square: sq("c3") })
+        );
         // Black d4, White e4, Black e5, White d5: a parallel start, nothing flips.
         let mut pos = start;
         for (i, name) in ["d4", "e4", "e5", "d5"].iter().enumerate() {
             let report = pos.play_with_report(sq(name)).unwrap();
             assert!(report.flipped.is_empty());
-            assert_eq!(report.mover, if i % 2 == 0 { Color::Black } else { Color::White });
+            assert_eq!(
+                report.mover,
+                if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+            );
             pos = report.position;
         }
         assert_eq!(pos.discs(Color::Black), squares(&["d4", "e5"]));
@@ -399,7 +427,11 @@ mod tests {
     fn double_opening_lets_black_choose_and_fills_white_automatically() {
         let start = Rules::preset(Preset::Ravensburger).start_position();
         let first = start.play(sq("d4")).unwrap();
-        assert_eq!(first.to_move(), Some(Color::Black), "black places a second disc");
+        assert_eq!(
+            first.to_move(),
+            Some(Color::Black),
+            "black places a second disc"
+        );
         assert_eq!(first.legal_moves(), squares(&["e4", "d5", "e5"]));
         // Parallel: black d4, e4; white gets d5, e5.
         let report = first.play_with_report(sq("e4")).unwrap();
@@ -434,15 +466,29 @@ mod tests {
 
         pos.options.draw = DrawRule::Draw;
         pos.options.scoring = Scoring::Empties;
-        assert_eq!(pos.outcome().unwrap().score, ByColor { black: 32, white: 32 });
+        assert_eq!(
+            pos.outcome().unwrap().score,
+            ByColor {
+                black: 32,
+                white: 32
+            }
+        );
 
         pos.black |= sq("d1").bit();
         let decided = pos.outcome().unwrap();
         assert_eq!(decided.winner, Some(Color::Black));
-        assert_eq!(decided.score, ByColor { black: 4 + 57, white: 3 });
+        assert_eq!(
+            decided.score,
+            ByColor {
+                black: 4 + 57,
+                white: 3
+            }
+        );
         assert_eq!(decided.score.black + decided.score.white, 64);
 
-        let resigned = pos.outcome_with(Ending::Resignation { resigned: Color::Black });
+        let resigned = pos.outcome_with(Ending::Resignation {
+            resigned: Color::Black,
+        });
         assert_eq!(resigned.winner, Some(Color::White));
     }
 }

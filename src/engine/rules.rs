@@ -109,7 +109,9 @@ impl Preset {
     /// One line on what makes the preset different.
     pub fn summary(self) -> &'static str {
         match self {
-            Preset::Othello => "the modern game: crossed centre preset, unlimited discs, disc count",
+            Preset::Othello => {
+                "the modern game: crossed centre preset, unlimited discs, disc count"
+            }
             Preset::Reversi => {
                 "the 1883 opening: first four discs placed freely in the centre; empty squares go to the winner"
             }

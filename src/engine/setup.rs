@@ -29,7 +29,10 @@ impl Setup {
     pub fn for_opening(opening: Opening) -> Setup {
         let (black, white) = match opening {
             // Black on d5 and e4, white on d4 and e5.
-            Opening::Preset => (Bitboard((1 << 35) | (1 << 28)), Bitboard((1 << 27) | (1 << 36))),
+            Opening::Preset => (
+                Bitboard((1 << 35) | (1 << 28)),
+                Bitboard((1 << 27) | (1 << 36)),
+            ),
             Opening::Free | Opening::Double => (Bitboard::EMPTY, Bitboard::EMPTY),
         };
         Setup {
@@ -210,7 +213,8 @@ impl Rules {
                 });
             }
         }
-        let start_position = Position::from_checked_setup(options, &start).ok_or(SetupError::NoLegalMove)?;
+        let start_position =
+            Position::from_checked_setup(options, &start).ok_or(SetupError::NoLegalMove)?;
         Ok(Rules {
             options,
             start,
@@ -282,7 +286,10 @@ mod tests {
 
     #[test]
     fn parse_errors_are_precise() {
-        assert_eq!("XO X".parse::<Setup>(), Err(ParseSetupError::WrongLength { found: 2 }));
+        assert_eq!(
+            "XO X".parse::<Setup>(),
+            Err(ParseSetupError::WrongLength { found: 2 })
+        );
         let bad_cell = STANDARD.replacen('-', "?", 1);
         assert_eq!(
             bad_cell.parse::<Setup>(),
@@ -292,9 +299,15 @@ mod tests {
             })
         );
         let no_side = &STANDARD[..64];
-        assert!(matches!(no_side.parse::<Setup>(), Err(ParseSetupError::BadSideToMove { .. })));
+        assert!(matches!(
+            no_side.parse::<Setup>(),
+            Err(ParseSetupError::BadSideToMove { .. })
+        ));
         let two_sides = format!("{} X O", &STANDARD[..64]);
-        assert!(matches!(two_sides.parse::<Setup>(), Err(ParseSetupError::BadSideToMove { .. })));
+        assert!(matches!(
+            two_sides.parse::<Setup>(),
+            Err(ParseSetupError::BadSideToMove { .. })
+        ));
     }
 
     #[test]
@@ -331,9 +344,15 @@ mod tests {
             discs: Discs::PerPlayer(1),
             ..free
         };
-        assert!(matches!(Rules::from_options(tiny), Err(SetupError::SupplyTooSmall { .. })));
+        assert!(matches!(
+            Rules::from_options(tiny),
+            Err(SetupError::SupplyTooSmall { .. })
+        ));
 
         let empty_board: Setup = format!("{} X", "-".repeat(64)).parse().unwrap();
-        assert_eq!(Rules::new(RuleOptions::default(), empty_board), Err(SetupError::NoLegalMove));
+        assert_eq!(
+            Rules::new(RuleOptions::default(), empty_board),
+            Err(SetupError::NoLegalMove)
+        );
     }
 }

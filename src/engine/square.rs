@@ -12,7 +12,11 @@ pub struct Square(u8);
 impl Square {
     /// Builds a square from its index, if it is below 64.
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// Builds a square from a column (0 = a) and a row (0 = row 1), both below 8.

@@ -36,7 +36,10 @@ pub fn parse_transcript(text: &str) -> Result<Vec<Square>, TranscriptError> {
         .enumerate()
         .map(|(i, pair)| {
             let found: String = pair.iter().collect();
-            found.parse::<Square>().map_err(|_| TranscriptError { number: i + 1, found })
+            found.parse::<Square>().map_err(|_| TranscriptError {
+                number: i + 1,
+                found,
+            })
         })
         .collect()
 }
@@ -48,14 +51,17 @@ pub fn format_transcript(moves: &[Square]) -> String {
 
 /// Plays `moves` from `start`; passes are applied automatically.
 pub fn replay(start: &Position, moves: &[Square]) -> Result<Position, ReplayError> {
-    moves.iter().enumerate().try_fold(*start, |position, (i, &square)| {
-        position.play(square).map_err(|error| ReplayError {
-            number: i + 1,
-            square,
-            error,
-            position,
+    moves
+        .iter()
+        .enumerate()
+        .try_fold(*start, |position, (i, &square)| {
+            position.play(square).map_err(|error| ReplayError {
+                number: i + 1,
+                square,
+                error,
+                position,
+            })
         })
-    })
 }
 
 #[cfg(test)]
@@ -73,10 +79,25 @@ mod tests {
     #[test]
     fn parse_errors_name_the_text_and_move_number() {
         let err = parse_transcript("f5d6z9").unwrap_err();
-        assert_eq!(err, TranscriptError { number: 3, found: "z9".into() });
-        assert_eq!(err.to_string(), "move 3: expected a square from a1 to h8, found \"z9\"");
+        assert_eq!(
+            err,
+            TranscriptError {
+                number: 3,
+                found: "z9".into()
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "move 3: expected a square from a1 to h8, found \"z9\""
+        );
         let odd = parse_transcript("f5d").unwrap_err();
-        assert_eq!(odd, TranscriptError { number: 2, found: "d".into() });
+        assert_eq!(
+            odd,
+            TranscriptError {
+                number: 2,
+                found: "d".into()
+            }
+        );
     }
 
     #[test]

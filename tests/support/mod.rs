@@ -18,7 +18,10 @@ pub fn rules_from_flags(flags: &str) -> Rules {
     let mut argv = vec!["test".to_string()];
     argv.extend(split_quoted(flags));
     let parsed = Flags::try_parse_from(argv).unwrap_or_else(|e| panic!("flags {flags:?}: {e}"));
-    parsed.rules.rules().unwrap_or_else(|e| panic!("flags {flags:?}: {e}"))
+    parsed
+        .rules
+        .rules()
+        .unwrap_or_else(|e| panic!("flags {flags:?}: {e}"))
 }
 
 /// Splits on spaces, keeping double-quoted parts together.

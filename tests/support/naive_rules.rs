@@ -55,7 +55,16 @@ impl NaiveGame {
     /// Discs `mover` would flip at `index`, walking each direction.
     pub fn flips(&self, mover: Color, index: usize) -> Vec<usize> {
         let mut all = Vec::new();
-        for (dc, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
+        for (dc, dr) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (-1, -1),
+            (1, -1),
+            (-1, 1),
+        ] {
             let (mut c, mut r) = ((index % 8) as i32, (index / 8) as i32);
             let mut line = Vec::new();
             for _ in 0..7 {
@@ -94,7 +103,11 @@ impl NaiveGame {
             return vec![];
         }
         if self.placements < 4 {
-            return CENTRE.iter().copied().filter(|&i| self.cells[i] == Cell::Empty).collect();
+            return CENTRE
+                .iter()
+                .copied()
+                .filter(|&i| self.cells[i] == Cell::Empty)
+                .collect();
         }
         (0..64)
             .filter(|&i| self.cells[i] == Cell::Empty && !self.flips(color, i).is_empty())
