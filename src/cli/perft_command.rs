@@ -19,6 +19,9 @@ pub struct PerftArgs {
     /// Moves to play first, e.g. f5d6.
     #[arg(long, value_name = "TRANSCRIPT", default_value = "")]
     moves: String,
+    /// Run this many times and report the median time (a benchmark).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    runs: u32,
 }
 
 /// Runs `reversi perft`: the count alone on the first line, then the speed.
@@ -26,16 +29,30 @@ pub fn run(args: &PerftArgs) -> Result<String, CliError> {
     let rules = args.rules.rules()?;
     let moves = parse_transcript(&args.moves)?;
     let position = replay(&rules.start_position(), &moves)?;
-    let started = Instant::now();
-    let leaves = perft(&position, args.depth);
-    let seconds = started.elapsed().as_secs_f64();
-    let rate = if seconds > 0.0 {
-        leaves as f64 / seconds
+    let mut times = Vec::new();
+    let mut leaves = 0;
+    for _ in 0..args.runs {
+        let started = Instant::now();
+        leaves = perft(&position, args.depth);
+        times.push(started.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let rate = if median > 0.0 {
+        leaves as f64 / median
     } else {
         0.0
     };
+    let runs = match times.len() {
+        1 => String::new(),
+        n => format!(
+            " (median of {n} runs; fastest {:.3} s, slowest {:.3} s)",
+            times[0],
+            times[n - 1]
+        ),
+    };
     Ok(format!(
-        "{leaves}\ntime {seconds:.3} s, {:.1} million leaves per second\n",
+        "{leaves}\ntime {median:.3} s, {:.1} million leaves per second{runs}\n",
         rate / 1e6
     ))
 }

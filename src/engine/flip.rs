@@ -1,8 +1,8 @@
 //! Which discs a move flips.
 //!
 //! Plane: for each direction, a precomputed ray from the move square; the
-//! nearest square on the ray that is not an opponent disc is found with one
-//! bit scan, and if it holds a player disc everything before it flips. Walls
+//! nearest square on the ray that is not an opponent disc is found with bit
+//! tricks, and if it holds a player disc everything before it flips. Walls
 //! and empty squares stop a line because they are not opponent discs.
 
 use super::topology::{DIRECTIONS, torus_shift};
@@ -34,53 +34,67 @@ const fn build_rays() -> [[u64; 64]; 8] {
     rays
 }
 
-/// Flips along a ray whose squares have higher indices than the move.
-#[inline(always)]
-fn flips_up(player: u64, opponent: u64, ray: u64) -> u64 {
-    let stops = ray & !opponent;
-    let nearest = stops & stops.wrapping_neg();
-    if nearest & player != 0 {
-        ray & (nearest - 1)
-    } else {
-        0
-    }
-}
+/// `UP_RAYS[sq]`: the rays of the four directions that increase the index
+/// (E, S, SE, SW); `DOWN_RAYS[sq]`: the four that decrease it (W, N, NW, NE).
+/// Four lanes side by side so the compiler can process them as one vector.
+static UP_RAYS: [[u64; 4]; 64] = split_rays(true);
+static DOWN_RAYS: [[u64; 4]; 64] = split_rays(false);
 
-/// Flips along a ray whose squares have lower indices than the move.
-#[inline(always)]
-fn flips_down(player: u64, opponent: u64, ray: u64) -> u64 {
-    let stops = ray & !opponent;
-    if stops == 0 {
-        return 0;
+const fn split_rays(up: bool) -> [[u64; 4]; 64] {
+    let mut out = [[0u64; 4]; 64];
+    let first = if up { 0 } else { 1 };
+    let mut sq = 0;
+    while sq < 64 {
+        let mut lane = 0;
+        while lane < 4 {
+            out[sq][lane] = RAYS[first + 2 * lane][sq];
+            lane += 1;
+        }
+        sq += 1;
     }
-    let nearest = 1u64 << (63 - stops.leading_zeros());
-    if nearest & player != 0 {
-        ray & !(nearest | (nearest - 1))
-    } else {
-        0
-    }
+    out
 }
 
 /// Discs flipped by `player` playing on `index` on the plane board.
-#[inline]
+///
+/// Written lane-wise and branch-free: on a ray going up, the nearest stop is
+/// the lowest set bit; going down, the highest, found by smearing bits
+/// downwards (no per-lane leading-zero count is needed, so it vectorises).
+#[inline(always)]
 pub fn plane_flips(player: u64, opponent: u64, index: u8) -> u64 {
-    let sq = index as usize;
-    // Directions 0, 2, 4, 6 (E, S, SE, SW) increase the index; 1, 3, 5, 7 decrease it.
-    flips_up(player, opponent, RAYS[0][sq])
-        | flips_down(player, opponent, RAYS[1][sq])
-        | flips_up(player, opponent, RAYS[2][sq])
-        | flips_down(player, opponent, RAYS[3][sq])
-        | flips_up(player, opponent, RAYS[4][sq])
-        | flips_down(player, opponent, RAYS[5][sq])
-        | flips_up(player, opponent, RAYS[6][sq])
-        | flips_down(player, opponent, RAYS[7][sq])
+    let up = &UP_RAYS[index as usize];
+    let down = &DOWN_RAYS[index as usize];
+    let mut flipped = [0u64; 4];
+    for lane in 0..4 {
+        let ray = up[lane];
+        let stops = ray & !opponent;
+        let nearest = stops & stops.wrapping_neg();
+        let hit = 0u64.wrapping_sub(u64::from(nearest & player != 0));
+        flipped[lane] = ray & nearest.wrapping_sub(1) & hit;
+    }
+    for lane in 0..4 {
+        let ray = down[lane];
+        let stops = ray & !opponent;
+        // Every bit at or below the highest stop.
+        let mut below = stops;
+        below |= below >> 1;
+        below |= below >> 2;
+        below |= below >> 4;
+        below |= below >> 8;
+        below |= below >> 16;
+        below |= below >> 32;
+        let nearest = below & !(below >> 1);
+        let hit = 0u64.wrapping_sub(u64::from(nearest & player != 0));
+        flipped[lane] |= ray & !below & hit;
+    }
+    flipped[0] | flipped[1] | flipped[2] | flipped[3]
 }
 
 /// Discs flipped by `player` playing on `index` on the torus.
 ///
 /// A run of at most six opponent discs followed by a player disc: a line is at
 /// most seven squares long, so it never wraps back onto the placed disc.
-#[inline]
+#[inline(always)]
 pub fn torus_flips(player: u64, opponent: u64, index: u8) -> u64 {
     let start = 1u64 << index;
     let mut flipped = 0;

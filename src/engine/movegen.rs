@@ -10,46 +10,41 @@ use super::topology::torus_shift;
 /// file a or h, so a left/right shift can never wrap into the next row.
 const INNER_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
-/// Moves in the direction of a left shift by `shift`, through `mask` squares.
-#[inline(always)]
-fn fill_left(player: u64, mask: u64, shift: u32) -> u64 {
-    let mut flood = mask & (player << shift);
-    flood |= mask & (flood << shift);
-    let pair = mask & (mask << shift);
-    flood |= pair & (flood << (2 * shift));
-    flood |= pair & (flood << (2 * shift));
-    flood << shift
-}
-
-/// Moves in the direction of a right shift by `shift`, through `mask` squares.
-#[inline(always)]
-fn fill_right(player: u64, mask: u64, shift: u32) -> u64 {
-    let mut flood = mask & (player >> shift);
-    flood |= mask & (flood >> shift);
-    let pair = mask & (mask >> shift);
-    flood |= pair & (flood >> (2 * shift));
-    flood |= pair & (flood >> (2 * shift));
-    flood >> shift
-}
+/// Shift amounts of the four direction pairs: E/W, S/N, SW/NE, SE/NW.
+const SHIFTS: [u64; 4] = [1, 8, 7, 9];
 
 /// Legal moves on the plane board.
-#[inline]
+///
+/// Written lane-wise (one lane per direction pair, left shifts then right
+/// shifts) so the compiler can run the four lanes as one vector.
+#[inline(always)]
 pub fn plane_moves(player: u64, opponent: u64, empty: u64) -> u64 {
     let inner = opponent & INNER_FILES;
-    let moves = fill_left(player, inner, 1)
-        | fill_right(player, inner, 1)
-        | fill_left(player, opponent, 8)
-        | fill_right(player, opponent, 8)
-        | fill_left(player, inner, 7)
-        | fill_right(player, inner, 7)
-        | fill_left(player, inner, 9)
-        | fill_right(player, inner, 9);
-    moves & empty
+    let masks = [inner, opponent, inner, inner];
+    let mut moves = [0u64; 4];
+    for lane in 0..4 {
+        let (mask, shift) = (masks[lane], SHIFTS[lane]);
+        // Runs of 1, 2, then up to 6 opponent discs next to a player disc.
+        let mut flood = mask & (player << shift);
+        flood |= mask & (flood << shift);
+        let pair = mask & (mask << shift);
+        flood |= pair & (flood << (2 * shift));
+        flood |= pair & (flood << (2 * shift));
+        moves[lane] = flood << shift;
+
+        let mut flood = mask & (player >> shift);
+        flood |= mask & (flood >> shift);
+        let pair = mask & (mask >> shift);
+        flood |= pair & (flood >> (2 * shift));
+        flood |= pair & (flood >> (2 * shift));
+        moves[lane] |= flood >> shift;
+    }
+    (moves[0] | moves[1] | moves[2] | moves[3]) & empty
 }
 
 /// Legal moves on the torus: a run of up to six opponent discs, in any
 /// direction and across any edge, between a player disc and an empty square.
-#[inline]
+#[inline(always)]
 pub fn torus_moves(player: u64, opponent: u64, empty: u64) -> u64 {
     let mut moves = 0;
     for dir in 0..8 {

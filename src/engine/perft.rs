@@ -61,12 +61,15 @@ fn perft_general(position: &Position, depth: u32) -> u64 {
 
 /// Perft over raw bitboards for unlimited discs after the opening, with bulk
 /// counting at the last ply. `player` is to move; `depth` ≥ 1.
-fn perft_bitboards<G: Geometry>(player: u64, opponent: u64, walls: u64, depth: u32) -> u64 {
+fn perft_bitboards<G: LastTwoPlies>(player: u64, opponent: u64, walls: u64, depth: u32) -> u64 {
     let empty = !(player | opponent | walls);
     let moves = G::moves(player, opponent, empty);
     if depth == 1 {
         // A pass and a finished game are both one leaf.
         return u64::from(moves.count_ones()).max(1);
+    }
+    if depth == 2 && moves != 0 {
+        return G::leaves_two_plies(player, opponent, walls, moves);
     }
     if moves == 0 {
         if G::moves(opponent, player, empty) == 0 {
@@ -84,4 +87,58 @@ fn perft_bitboards<G: Geometry>(player: u64, opponent: u64, walls: u64, depth: u
         total += perft_bitboards::<G>(opponent & !flips, new_player, walls, depth - 1);
     }
     total
+}
+
+/// The two plies above the leaves, where nearly all of perft's time goes,
+/// compiled once per instruction set and chosen at run time.
+trait LastTwoPlies: Geometry {
+    /// Leaves two plies below a position where `player` has `moves` (≠ 0).
+    fn leaves_two_plies(player: u64, opponent: u64, walls: u64, moves: u64) -> u64;
+}
+
+/// For each move: play it, then count the replies (a pass or a finished game
+/// is one leaf).
+#[inline(always)]
+fn leaves_two_plies<G: Geometry>(player: u64, opponent: u64, walls: u64, moves: u64) -> u64 {
+    let mut total = 0;
+    let mut rest = moves;
+    while rest != 0 {
+        let index = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let flips = G::flips(player, opponent, index);
+        let new_player = player | flips | (1 << index);
+        let new_opponent = opponent & !flips;
+        let replies = G::moves(
+            new_opponent,
+            new_player,
+            !(new_player | new_opponent | walls),
+        );
+        total += u64::from(replies.count_ones()).max(1);
+    }
+    total
+}
+
+// Runtime dispatch: an AVX2 build of the movegen is about 1.5 times faster
+// (measured with `reversi perft 11`), but a portable binary must still run on
+// CPUs without it.
+#[multiversion::multiversion(targets("x86_64+avx2+bmi1+bmi2+popcnt+lzcnt", "x86_64+popcnt"))]
+fn plane_leaves_two_plies(player: u64, opponent: u64, walls: u64, moves: u64) -> u64 {
+    leaves_two_plies::<Plane>(player, opponent, walls, moves)
+}
+
+#[multiversion::multiversion(targets("x86_64+avx2+bmi1+bmi2+popcnt+lzcnt", "x86_64+popcnt"))]
+fn torus_leaves_two_plies(player: u64, opponent: u64, walls: u64, moves: u64) -> u64 {
+    leaves_two_plies::<Torus>(player, opponent, walls, moves)
+}
+
+impl LastTwoPlies for Plane {
+    fn leaves_two_plies(player: u64, opponent: u64, walls: u64, moves: u64) -> u64 {
+        plane_leaves_two_plies(player, opponent, walls, moves)
+    }
+}
+
+impl LastTwoPlies for Torus {
+    fn leaves_two_plies(player: u64, opponent: u64, walls: u64, moves: u64) -> u64 {
+        torus_leaves_two_plies(player, opponent, walls, moves)
+    }
 }

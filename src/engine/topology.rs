@@ -39,22 +39,22 @@ pub struct Plane;
 pub struct Torus;
 
 impl Geometry for Plane {
-    #[inline]
+    #[inline(always)]
     fn moves(player: u64, opponent: u64, empty: u64) -> u64 {
         movegen::plane_moves(player, opponent, empty)
     }
-    #[inline]
+    #[inline(always)]
     fn flips(player: u64, opponent: u64, index: u8) -> u64 {
         flip::plane_flips(player, opponent, index)
     }
 }
 
 impl Geometry for Torus {
-    #[inline]
+    #[inline(always)]
     fn moves(player: u64, opponent: u64, empty: u64) -> u64 {
         movegen::torus_moves(player, opponent, empty)
     }
-    #[inline]
+    #[inline(always)]
     fn flips(player: u64, opponent: u64, index: u8) -> u64 {
         flip::torus_flips(player, opponent, index)
     }
