@@ -6,6 +6,8 @@
 //! automatic placements are part of the first player's second move (they
 //! are not written in transcripts either).
 
+use std::marker::PhantomData;
+
 use super::position::{OPENING_PLACEMENTS, Position, UNLIMITED_SUPPLY};
 use super::topology::{Geometry, Plane, Topology, Torus};
 
@@ -78,15 +80,43 @@ fn perft_bitboards<G: LastTwoPlies>(player: u64, opponent: u64, walls: u64, dept
         return perft_bitboards::<G>(opponent, player, walls, depth - 1);
     }
     let mut total = 0;
-    let mut rest = moves;
-    while rest != 0 {
-        let index = rest.trailing_zeros() as u8;
-        rest &= rest - 1;
-        let flips = G::flips(player, opponent, index);
-        let new_player = player | flips | (1 << index);
-        total += perft_bitboards::<G>(opponent & !flips, new_player, walls, depth - 1);
+    for (next, other) in children::<G>(player, opponent, moves) {
+        total += perft_bitboards::<G>(next, other, walls, depth - 1);
     }
     total
+}
+
+/// The positions after each of `moves`, as (side to move next, the other).
+struct Children<G> {
+    player: u64,
+    opponent: u64,
+    rest: u64,
+    geometry: PhantomData<G>,
+}
+
+#[inline(always)]
+fn children<G: Geometry>(player: u64, opponent: u64, moves: u64) -> Children<G> {
+    Children {
+        player,
+        opponent,
+        rest: moves,
+        geometry: PhantomData,
+    }
+}
+
+impl<G: Geometry> Iterator for Children<G> {
+    type Item = (u64, u64);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(u64, u64)> {
+        if self.rest == 0 {
+            return None;
+        }
+        let index = self.rest.trailing_zeros() as u8;
+        self.rest &= self.rest - 1;
+        let flips = G::flips(self.player, self.opponent, index);
+        Some((self.opponent & !flips, self.player | flips | (1 << index)))
+    }
 }
 
 /// The two plies above the leaves, where nearly all of perft's time goes,
@@ -101,18 +131,8 @@ trait LastTwoPlies: Geometry {
 #[inline(always)]
 fn leaves_two_plies<G: Geometry>(player: u64, opponent: u64, walls: u64, moves: u64) -> u64 {
     let mut total = 0;
-    let mut rest = moves;
-    while rest != 0 {
-        let index = rest.trailing_zeros() as u8;
-        rest &= rest - 1;
-        let flips = G::flips(player, opponent, index);
-        let new_player = player | flips | (1 << index);
-        let new_opponent = opponent & !flips;
-        let replies = G::moves(
-            new_opponent,
-            new_player,
-            !(new_player | new_opponent | walls),
-        );
+    for (next, other) in children::<G>(player, opponent, moves) {
+        let replies = G::moves(next, other, !(next | other | walls));
         total += u64::from(replies.count_ones()).max(1);
     }
     total
