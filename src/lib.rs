@@ -2,7 +2,9 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod data_dir;
 pub mod engine;
+pub mod match_log;
 pub mod random_player;
 
 pub use engine::*;

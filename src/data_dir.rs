@@ -1,0 +1,184 @@
+//! The data directory and the key file kept in it.
+//!
+//! Where: `--data-dir DIR` if given, else `$REVERSI_HOME`, else the
+//! platform's data directory (for example `~/.local/share/reversi` on Linux).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::match_log::Identity;
+
+/// The environment variable that overrides the data directory.
+pub const HOME_VARIABLE: &str = "REVERSI_HOME";
+
+/// The key file's name inside the data directory.
+pub const KEY_FILE: &str = "identity.key";
+
+/// Why the data directory or the key file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DataDirError {
+    /// No flag, no variable, and the platform has no data directory.
+    #[error("no data directory: pass --data-dir DIR or set {HOME_VARIABLE}")]
+    NoDirectory,
+    /// The file system failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The key file does not hold a key.
+    #[error("{path}: expected 64 hex digits (a 32-byte secret key); the file was left untouched")]
+    BadKeyFile {
+        /// The key file.
+        path: PathBuf,
+    },
+    /// The OS random generator failed.
+    #[error("cannot get random bytes for a new key: {0}")]
+    Random(getrandom::Error),
+}
+
+/// The resolved data directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataDir {
+    path: PathBuf,
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DataDirError + '_ {
+    move |source| DataDirError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+impl DataDir {
+    /// The flag's directory, else `$REVERSI_HOME`, else the platform default.
+    pub fn resolve(flag: Option<&Path>) -> Result<DataDir, DataDirError> {
+        let path = match flag {
+            Some(path) => path.to_path_buf(),
+            None => match std::env::var_os(HOME_VARIABLE).filter(|v| !v.is_empty()) {
+                Some(value) => PathBuf::from(value),
+                None => directories::ProjectDirs::from("", "", "reversi")
+                    .ok_or(DataDirError::NoDirectory)?
+                    .data_dir()
+                    .to_path_buf(),
+            },
+        };
+        Ok(DataDir { path })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The player's identity, created (and saved) on first use.
+    pub fn identity(&self) -> Result<Identity, DataDirError> {
+        let path = self.path.join(KEY_FILE);
+        match File::open(&path) {
+            Ok(file) => read_key(&path, file),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let identity = Identity::generate().map_err(DataDirError::Random)?;
+                fs::create_dir_all(&self.path).map_err(io_error(&self.path))?;
+                write_key_atomically(&path, &identity)?;
+                Ok(identity)
+            }
+            Err(e) => Err(io_error(&path)(e)),
+        }
+    }
+}
+
+fn read_key(path: &Path, file: File) -> Result<Identity, DataDirError> {
+    let mut text = String::new();
+    // A key file is 65 bytes; read a little more to notice a wrong file.
+    file.take(256)
+        .read_to_string(&mut text)
+        .map_err(|_| DataDirError::BadKeyFile {
+            path: path.to_path_buf(),
+        })?;
+    let bad = || DataDirError::BadKeyFile {
+        path: path.to_path_buf(),
+    };
+    let bytes = data_encoding::HEXLOWER_PERMISSIVE
+        .decode(text.trim().as_bytes())
+        .map_err(|_| bad())?;
+    let secret: [u8; 32] = bytes.try_into().map_err(|_| bad())?;
+    Ok(Identity::from_secret_bytes(&secret))
+}
+
+/// Writes the key to a temporary file readable by the owner only, flushes
+/// it, then renames it into place: a crash leaves either no key or a whole one.
+fn write_key_atomically(path: &Path, identity: &Identity) -> Result<(), DataDirError> {
+    let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&temporary).map_err(io_error(&temporary))?;
+    let text = format!(
+        "{}\n",
+        data_encoding::HEXLOWER.encode(&identity.secret_bytes())
+    );
+    file.write_all(text.as_bytes())
+        .map_err(io_error(&temporary))?;
+    file.sync_all().map_err(io_error(&temporary))?;
+    drop(file);
+    fs::rename(&temporary, path).map_err(io_error(path))?;
+    if let Some(parent) = path.parent() {
+        if let Ok(dir) = File::open(parent) {
+            let _ = dir.sync_all();
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("reversi-test-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn the_identity_is_created_once_and_kept() {
+        let dir = temp_dir("identity");
+        let data = DataDir::resolve(Some(&dir)).unwrap();
+        let first = data.identity().unwrap();
+        let second = data.identity().unwrap();
+        assert_eq!(first.public_key(), second.public_key());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(dir.join(KEY_FILE))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "owner-only key file");
+        }
+        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temporary file left behind");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_key_file_is_reported_and_left_alone() {
+        let dir = temp_dir("damaged");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(KEY_FILE), "not a key").unwrap();
+        let err = DataDir::resolve(Some(&dir))
+            .unwrap()
+            .identity()
+            .unwrap_err();
+        assert!(matches!(err, DataDirError::BadKeyFile { .. }));
+        assert_eq!(fs::read_to_string(dir.join(KEY_FILE)).unwrap(), "not a key");
+        fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,172 @@
+//! Player identities: ed25519 key pairs and their readable fingerprints.
+
+use std::fmt;
+
+use data_encoding::BASE32_NOPAD;
+use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
+use sha2::{Digest as _, Sha256};
+
+/// A player's public key.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PublicKey(pub(crate) VerifyingKey);
+
+impl PublicKey {
+    /// Parses 32 bytes as an ed25519 public key; `None` if they are not a
+    /// valid curve point or are a weak (small-order) key.
+    pub fn from_bytes(bytes: &[u8; 32]) -> Option<PublicKey> {
+        VerifyingKey::from_bytes(bytes)
+            .ok()
+            .filter(|key| !key.is_weak())
+            .map(PublicKey)
+    }
+
+    /// The 32 key bytes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.0.to_bytes()
+    }
+
+    /// A short readable form of the key's SHA-256: 16 base32 characters in 4
+    /// groups (80 bits), e.g. `MFRG-GZDF-MZTW-Q2LK`.
+    pub fn fingerprint(&self) -> Fingerprint {
+        let digest = Sha256::digest(self.0.as_bytes());
+        let text = BASE32_NOPAD.encode(&digest[..10]);
+        Fingerprint(text)
+    }
+
+    /// Whether `signature` is a valid strict ed25519 signature of `message`.
+    pub fn verify(&self, message: &[u8], signature: &[u8; 64]) -> bool {
+        let signature = ed25519_dalek::Signature::from_bytes(signature);
+        self.0.verify_strict(message, &signature).is_ok()
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PublicKey({})", self.fingerprint())
+    }
+}
+
+/// The readable fingerprint of a public key (16 base32 characters).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fingerprint(String);
+
+impl Fingerprint {
+    /// The 16 characters without separators.
+    pub fn as_compact(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Fingerprint {
+    /// Four groups of four, separated by `-`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let groups: Vec<&str> = (0..self.0.len())
+            .step_by(4)
+            .map(|i| &self.0[i..(i + 4).min(self.0.len())])
+            .collect();
+        f.write_str(&groups.join("-"))
+    }
+}
+
+/// A player's secret signing key. Its `Debug` shows only the fingerprint.
+#[derive(Clone)]
+pub struct Identity {
+    signing: SigningKey,
+}
+
+impl Identity {
+    /// An identity from 32 secret bytes (from the OS random generator, a
+    /// key file, or a test seed).
+    pub fn from_secret_bytes(secret: &[u8; 32]) -> Identity {
+        Identity {
+            signing: SigningKey::from_bytes(secret),
+        }
+    }
+
+    /// A new identity from the operating system's random generator.
+    pub fn generate() -> Result<Identity, getrandom::Error> {
+        let mut secret = [0u8; 32];
+        getrandom::fill(&mut secret)?;
+        Ok(Identity::from_secret_bytes(&secret))
+    }
+
+    /// The 32 secret bytes, for the key file.
+    pub fn secret_bytes(&self) -> [u8; 32] {
+        self.signing.to_bytes()
+    }
+
+    /// The public half.
+    pub fn public_key(&self) -> PublicKey {
+        PublicKey(self.signing.verifying_key())
+    }
+
+    /// Signs `message`.
+    pub fn sign(&self, message: &[u8]) -> [u8; 64] {
+        self.signing.sign(message).to_bytes()
+    }
+}
+
+impl fmt::Debug for Identity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Identity({}, secret hidden)",
+            self.public_key().fingerprint()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_shows_the_secret() {
+        let identity = Identity::from_secret_bytes(&[7; 32]);
+        let text = format!("{identity:?}");
+        assert!(text.contains("secret hidden"));
+        let secret_hex: String = identity
+            .secret_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert!(!text.contains(&secret_hex[..8]));
+        assert!(!text.contains("[7, 7"));
+    }
+
+    #[test]
+    fn fingerprints_are_four_groups_of_four() {
+        let key = Identity::from_secret_bytes(&[1; 32]).public_key();
+        let text = key.fingerprint().to_string();
+        assert_eq!(text.len(), 19);
+        assert_eq!(text.split('-').count(), 4);
+        assert!(
+            text.chars()
+                .all(|c| c == '-' || c.is_ascii_uppercase() || ('2'..='7').contains(&c))
+        );
+        let other = Identity::from_secret_bytes(&[2; 32]).public_key();
+        assert_ne!(other.fingerprint(), key.fingerprint());
+    }
+
+    #[test]
+    fn signatures_verify_only_for_their_key_and_message() {
+        let alice = Identity::from_secret_bytes(&[3; 32]);
+        let bob = Identity::from_secret_bytes(&[4; 32]);
+        let signature = alice.sign(b"f5");
+        assert!(alice.public_key().verify(b"f5", &signature));
+        assert!(!alice.public_key().verify(b"d6", &signature));
+        assert!(!bob.public_key().verify(b"f5", &signature));
+    }
+
+    #[test]
+    fn weak_and_invalid_keys_are_refused() {
+        assert!(
+            PublicKey::from_bytes(&[0; 32]).is_none(),
+            "small-order point"
+        );
+        let valid = Identity::from_secret_bytes(&[5; 32])
+            .public_key()
+            .to_bytes();
+        assert!(PublicKey::from_bytes(&valid).is_some());
+    }
+}

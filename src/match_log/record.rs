@@ -1,0 +1,389 @@
+//! Records of the match log: the wire types, their canonical encoding
+//! (postcard), signing and hashing.
+//!
+//! A record's bytes are `content || signature`: `content` is the postcard
+//! encoding of [`RecordContent`] (everything but the signature), and the
+//! signature is ed25519 over [`SIGNATURE_DOMAIN`] followed by `content`.
+//! The record hash, which the next record carries as `prev`, is SHA-256 of
+//! the record's bytes (content and signature).
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+use super::identity::Identity;
+
+/// The protocol version written into every record.
+pub const PROTOCOL_VERSION: u16 = 1;
+
+/// The largest encoded record accepted (a genesis with two maximal names is
+/// well under half of this).
+pub const MAX_RECORD_BYTES: usize = 1024;
+
+/// The most records a log may hold: 4 to set a game up, at most 64 moves,
+/// one ending, and room to spare.
+pub const MAX_LOG_RECORDS: usize = 128;
+
+/// The longest player name, in bytes of UTF-8.
+pub const MAX_NAME_BYTES: usize = 48;
+
+/// Prefix of every signed message, so a record signature can never be
+/// mistaken for a signature of anything else.
+pub const SIGNATURE_DOMAIN: &[u8] = b"reversi/match-log/v1/record\0";
+
+/// A SHA-256 digest.
+pub type Digest = [u8; 32];
+
+/// Lowercase hex of a byte string.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Which of the two players: the one who proposed the game, or the one who
+/// accepted it. Colours are drawn later from the seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Seat {
+    /// The player who created the game (signs the genesis).
+    Host,
+    /// The player who accepted it.
+    Guest,
+}
+
+impl Seat {
+    /// The other seat.
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::Host => Seat::Guest,
+            Seat::Guest => Seat::Host,
+        }
+    }
+
+    /// `host` or `guest`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Seat::Host => "host",
+            Seat::Guest => "guest",
+        }
+    }
+}
+
+impl std::fmt::Display for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything a record says, except the signature.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordContent {
+    /// [`PROTOCOL_VERSION`].
+    pub version: u16,
+    /// The game id (hash of the genesis record); all zero in the genesis itself.
+    pub game_id: Digest,
+    /// Position in the log, from 0.
+    pub seq: u32,
+    /// Hash of the previous record; all zero in the genesis.
+    pub prev: Digest,
+    /// Who wrote and signed it.
+    pub author: Seat,
+    /// The author's wall clock, milliseconds since the Unix epoch.
+    pub timestamp_ms: u64,
+    /// What the record says.
+    pub body: Body,
+}
+
+/// The kinds of record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Body {
+    /// The host's proposal: rules, deadline, players, host commitment.
+    Genesis(Genesis),
+    /// The guest's acceptance, with the guest's commitment.
+    Accept(Accept),
+    /// A player's revealed nonce.
+    Reveal(Reveal),
+    /// A move and the position hash after it.
+    Move(MoveBody),
+    /// The author resigns.
+    Resign,
+    /// The author claims the win because the opponent missed the deadline.
+    TimeoutClaim(TimeoutClaim),
+}
+
+impl Body {
+    /// The kind's name, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Body::Genesis(_) => "genesis",
+            Body::Accept(_) => "accept",
+            Body::Reveal(_) => "reveal",
+            Body::Move(_) => "move",
+            Body::Resign => "resign",
+            Body::TimeoutClaim(_) => "timeout claim",
+        }
+    }
+}
+
+/// Rule options and start position as sent (checked on verification).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireRules {
+    /// 0 preset, 1 free, 2 double.
+    pub opening: u8,
+    /// 0 unlimited, else discs per player (1–64).
+    pub discs: u8,
+    /// 0 count, 1 empties.
+    pub scoring: u8,
+    /// 0 draw, 1 black, 2 white, 3 drawn by lot from the game seed.
+    pub draw: u8,
+    /// 0 plane, 1 torus.
+    pub topology: u8,
+    /// Start position: black discs (bit `row*8+column`).
+    pub black: u64,
+    /// Start position: white discs.
+    pub white: u64,
+    /// Walls.
+    pub walls: u64,
+    /// Side to move at the start: 0 black, 1 white.
+    pub to_move: u8,
+}
+
+/// A player as named in the genesis.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    /// Display name (UTF-8, at most [`MAX_NAME_BYTES`]).
+    pub name: String,
+    /// ed25519 public key.
+    pub key: [u8; 32],
+}
+
+/// The host's proposal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Genesis {
+    /// Rules and start position.
+    pub rules: WireRules,
+    /// Time allowed per move, in seconds (300 to 604800).
+    pub deadline_secs: u32,
+    /// The host.
+    pub host: PlayerInfo,
+    /// The guest.
+    pub guest: PlayerInfo,
+    /// SHA-256 of the host's secret nonce.
+    pub host_commitment: Digest,
+}
+
+/// The guest's acceptance of the genesis (which `prev` names).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Accept {
+    /// SHA-256 of the guest's secret nonce.
+    pub guest_commitment: Digest,
+}
+
+/// A revealed nonce.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reveal {
+    /// The 32-byte secret committed to earlier.
+    pub nonce: [u8; 32],
+}
+
+/// A move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveBody {
+    /// Square index 0–63 (a1 = 0, h8 = 63).
+    pub square: u8,
+    /// The engine's position hash after the move (and any forced pass).
+    pub position_hash: Digest,
+}
+
+/// A claim that the opponent missed the deadline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeoutClaim {
+    /// The number (from 1) of the move that was not made in time.
+    pub move_number: u32,
+}
+
+/// Why bytes are not a well-formed record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Longer than [`MAX_RECORD_BYTES`].
+    #[error("record is {found} bytes, more than the {max} allowed")]
+    TooLarge {
+        /// Bytes given.
+        found: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The content does not decode.
+    #[error("malformed record content: {0}")]
+    Malformed(String),
+    /// After the content, not exactly 64 signature bytes remain.
+    #[error("expected a 64-byte signature after the content, found {found} bytes")]
+    SignatureLength {
+        /// Bytes left after the content.
+        found: usize,
+    },
+    /// The content decodes, but not from its canonical encoding.
+    #[error("record content is not canonically encoded")]
+    NonCanonical,
+}
+
+/// A well-formed record: decoded from canonical bytes or freshly signed.
+/// Not yet verified against a log; see [`super::verify`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    content: RecordContent,
+    content_bytes: Vec<u8>,
+    signature: [u8; 64],
+    hash: Digest,
+}
+
+impl Record {
+    /// Encodes `content` and signs it.
+    pub fn sign(content: RecordContent, author: &Identity) -> Record {
+        let content_bytes =
+            postcard::to_allocvec(&content).expect("encoding to memory cannot fail");
+        let signature = author.sign(&signed_message(&content_bytes));
+        Record::assemble(content, content_bytes, signature)
+    }
+
+    /// Builds a record from content and a signature that may not match it
+    /// (for tests of the verifier, and for decoding).
+    pub fn with_signature(content: RecordContent, signature: [u8; 64]) -> Record {
+        let content_bytes =
+            postcard::to_allocvec(&content).expect("encoding to memory cannot fail");
+        Record::assemble(content, content_bytes, signature)
+    }
+
+    fn assemble(content: RecordContent, content_bytes: Vec<u8>, signature: [u8; 64]) -> Record {
+        let mut hasher = Sha256::new();
+        hasher.update(&content_bytes);
+        hasher.update(signature);
+        Record {
+            content,
+            content_bytes,
+            signature,
+            hash: hasher.finalize().into(),
+        }
+    }
+
+    /// Decodes canonical record bytes, bounded by [`MAX_RECORD_BYTES`].
+    pub fn decode(bytes: &[u8]) -> Result<Record, DecodeError> {
+        if bytes.len() > MAX_RECORD_BYTES {
+            return Err(DecodeError::TooLarge {
+                found: bytes.len(),
+                max: MAX_RECORD_BYTES,
+            });
+        }
+        let (content, rest) = postcard::take_from_bytes::<RecordContent>(bytes)
+            .map_err(|e| DecodeError::Malformed(e.to_string()))?;
+        let signature: [u8; 64] = rest
+            .try_into()
+            .map_err(|_| DecodeError::SignatureLength { found: rest.len() })?;
+        let record = Record::with_signature(content, signature);
+        if record.content_bytes != bytes[..bytes.len() - 64] {
+            return Err(DecodeError::NonCanonical);
+        }
+        Ok(record)
+    }
+
+    /// The record's bytes: content then signature.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = self.content_bytes.clone();
+        out.extend_from_slice(&self.signature);
+        out
+    }
+
+    /// What the record says.
+    pub fn content(&self) -> &RecordContent {
+        &self.content
+    }
+
+    /// The signature.
+    pub fn signature(&self) -> &[u8; 64] {
+        &self.signature
+    }
+
+    /// The exact message the author signed: domain prefix and content bytes.
+    pub fn signed_message(&self) -> Vec<u8> {
+        signed_message(&self.content_bytes)
+    }
+
+    /// SHA-256 of the record's bytes: what the next record's `prev` carries.
+    pub fn hash(&self) -> Digest {
+        self.hash
+    }
+}
+
+fn signed_message(content_bytes: &[u8]) -> Vec<u8> {
+    let mut message = Vec::with_capacity(SIGNATURE_DOMAIN.len() + content_bytes.len());
+    message.extend_from_slice(SIGNATURE_DOMAIN);
+    message.extend_from_slice(content_bytes);
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> RecordContent {
+        RecordContent {
+            version: PROTOCOL_VERSION,
+            game_id: [9; 32],
+            seq: 7,
+            prev: [8; 32],
+            author: Seat::Guest,
+            timestamp_ms: 1_790_000_000_000,
+            body: Body::Move(MoveBody {
+                square: 37,
+                position_hash: [1; 32],
+            }),
+        }
+    }
+
+    #[test]
+    fn encode_decode_round_trip() {
+        let record = Record::sign(sample(), &Identity::from_secret_bytes(&[1; 32]));
+        let decoded = Record::decode(&record.to_bytes()).unwrap();
+        assert_eq!(decoded, record);
+        assert_eq!(decoded.hash(), record.hash());
+    }
+
+    #[test]
+    fn trailing_bytes_and_short_signatures_are_refused() {
+        let bytes = Record::sign(sample(), &Identity::from_secret_bytes(&[1; 32])).to_bytes();
+        let mut long = bytes.clone();
+        long.push(0);
+        assert_eq!(
+            Record::decode(&long),
+            Err(DecodeError::SignatureLength { found: 65 })
+        );
+        assert_eq!(
+            Record::decode(&bytes[..bytes.len() - 1]),
+            Err(DecodeError::SignatureLength { found: 63 })
+        );
+        assert!(matches!(
+            Record::decode(&[]),
+            Err(DecodeError::Malformed(_))
+        ));
+        let huge = vec![0u8; MAX_RECORD_BYTES + 1];
+        assert!(matches!(
+            Record::decode(&huge),
+            Err(DecodeError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn an_overlong_varint_is_not_canonical() {
+        let bytes = Record::sign(sample(), &Identity::from_secret_bytes(&[1; 32])).to_bytes();
+        // version (u16 varint 1) is the first byte; re-encode it overlong as 0x81 0x00.
+        assert_eq!(bytes[0], 1);
+        let mut overlong = vec![0x81, 0x00];
+        overlong.extend_from_slice(&bytes[1..]);
+        assert_eq!(Record::decode(&overlong), Err(DecodeError::NonCanonical));
+    }
+
+    #[test]
+    fn the_hash_covers_the_signature() {
+        let content = sample();
+        let a = Record::sign(content.clone(), &Identity::from_secret_bytes(&[1; 32]));
+        let b = Record::sign(content, &Identity::from_secret_bytes(&[2; 32]));
+        assert_ne!(a.hash(), b.hash());
+    }
+}

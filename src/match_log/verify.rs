@@ -1,0 +1,753 @@
+//! Verification of a match log, record by record.
+//!
+//! [`MatchVerifier`] holds the state a log has established so far. Each new
+//! record is checked completely — version, sequence, chain, game id, author,
+//! signature, timestamps, and what the body means for the game — before
+//! anything changes, so an invalid record never alters the state. The same
+//! code serves the network session (one record at a time) and the auditor
+//! (a whole file).
+
+use super::coin_flip::{black_seat, commitment, draw_favours, game_seed};
+use super::identity::PublicKey;
+use super::record::{
+    Body, Digest, Genesis, MAX_LOG_RECORDS, MAX_NAME_BYTES, PROTOCOL_VERSION, Record, Seat, hex,
+};
+use super::rules_proposal::{RulesProposal, WireRulesError};
+use crate::engine::{Color, Ending, Outcome, PlayError, Position, Rules, Square};
+
+/// Shortest per-move deadline: five minutes.
+pub const MIN_DEADLINE_SECS: u32 = 5 * 60;
+/// Longest per-move deadline: seven days.
+pub const MAX_DEADLINE_SECS: u32 = 7 * 24 * 60 * 60;
+
+/// The first problem in a log: the record's number and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("record {record}: {violation}")]
+pub struct VerifyError {
+    /// The record's position in the log, from 0.
+    pub record: usize,
+    /// What is wrong with it.
+    pub violation: Violation,
+}
+
+/// Everything that can be wrong with a record, each saying what was
+/// expected and what was found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Violation {
+    /// The log has no records.
+    #[error("the log is empty; expected a genesis record")]
+    EmptyLog,
+    /// More records than any game needs.
+    #[error("more than {max} records")]
+    TooManyRecords {
+        /// The limit.
+        max: usize,
+    },
+    /// A protocol version this program does not speak.
+    #[error("protocol version {found}, expected {expected}")]
+    Version {
+        /// Supported version.
+        expected: u16,
+        /// Version found.
+        found: u16,
+    },
+    /// A sequence number out of order.
+    #[error("sequence number {found}, expected {expected}")]
+    Sequence {
+        /// The record's position.
+        expected: u32,
+        /// The number it carries.
+        found: u32,
+    },
+    /// The previous-hash field does not name the previous record.
+    #[error("previous-record hash {found}, expected {expected}")]
+    BrokenChain {
+        /// Hash of the previous record (hex).
+        expected: String,
+        /// The hash carried (hex).
+        found: String,
+    },
+    /// The game id is not this game's.
+    #[error("game id {found}, expected {expected}")]
+    WrongGame {
+        /// This game's id (hex).
+        expected: String,
+        /// The id carried (hex).
+        found: String,
+    },
+    /// A body that cannot come here.
+    #[error("a {found} record, expected {expected}")]
+    UnexpectedBody {
+        /// What may come here.
+        expected: &'static str,
+        /// What came.
+        found: &'static str,
+    },
+    /// Written by the wrong player.
+    #[error("written by the {found}, expected the {expected}")]
+    WrongAuthor {
+        /// Who should have written it.
+        expected: Seat,
+        /// Who claims to have.
+        found: Seat,
+    },
+    /// The signature does not verify under the author's key.
+    #[error("the signature is not valid for the {author}'s key {fingerprint}")]
+    BadSignature {
+        /// The claimed author.
+        author: Seat,
+        /// The author's key fingerprint.
+        fingerprint: String,
+    },
+    /// A key that is not a usable ed25519 public key.
+    #[error("the {seat}'s public key is not a valid ed25519 key")]
+    InvalidKey {
+        /// Whose key.
+        seat: Seat,
+    },
+    /// Both players have the same key.
+    #[error("host and guest have the same public key")]
+    SameKey,
+    /// A player name out of bounds.
+    #[error(
+        "the {seat}'s name must be 1 to {max} bytes without control characters, found {found:?}"
+    )]
+    BadName {
+        /// Whose name.
+        seat: Seat,
+        /// The limit in bytes.
+        max: usize,
+        /// The name.
+        found: String,
+    },
+    /// A deadline outside five minutes to seven days.
+    #[error("per-move deadline {found} s, expected {min} to {max} s")]
+    Deadline {
+        /// Shortest allowed.
+        min: u32,
+        /// Longest allowed.
+        max: u32,
+        /// Given.
+        found: u32,
+    },
+    /// The proposed rules are not playable.
+    #[error("invalid rules: {0}")]
+    Rules(WireRulesError),
+    /// A revealed nonce does not hash to the commitment.
+    #[error("the {seat}'s nonce does not match the commitment {expected}; it hashes to {found}")]
+    CommitmentMismatch {
+        /// Whose reveal.
+        seat: Seat,
+        /// The commitment (hex).
+        expected: String,
+        /// SHA-256 of the revealed nonce (hex).
+        found: String,
+    },
+    /// A square number over 63.
+    #[error("square number {found}, expected 0 to 63")]
+    SquareOutOfRange {
+        /// The number.
+        found: u8,
+    },
+    /// A move the rules do not allow.
+    #[error("move {number} ({square}) is illegal: {reason}")]
+    IllegalMove {
+        /// The move's number, from 1.
+        number: usize,
+        /// The square.
+        square: Square,
+        /// Why.
+        reason: PlayError,
+    },
+    /// The position hash after a move is not the engine's.
+    #[error("move {number} ({square}): position hash {found}, expected {expected}")]
+    PositionHash {
+        /// The move's number, from 1.
+        number: usize,
+        /// The square.
+        square: Square,
+        /// The engine's hash (hex).
+        expected: String,
+        /// The hash carried (hex).
+        found: String,
+    },
+    /// A record after the end of the game.
+    #[error("the game already ended at record {ended_at}")]
+    AfterEnd {
+        /// The record that ended it.
+        ended_at: usize,
+    },
+    /// A timestamp earlier than the previous record's.
+    #[error("timestamp {found} ms is earlier than the previous record's {previous} ms")]
+    TimeBackwards {
+        /// The previous record's timestamp.
+        previous: u64,
+        /// This record's.
+        found: u64,
+    },
+    /// A timeout claimed before the deadline passed.
+    #[error("timeout claimed at {found} ms, but the deadline only passes at {deadline} ms")]
+    TimeoutTooEarly {
+        /// When the deadline passes.
+        deadline: u64,
+        /// When it was claimed.
+        found: u64,
+    },
+    /// A timeout claim naming the wrong move.
+    #[error("timeout claim for move {found}, expected move {expected}")]
+    TimeoutWrongMove {
+        /// The move in progress.
+        expected: u32,
+        /// The move named.
+        found: u32,
+    },
+}
+
+/// A player as the genesis names them, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    /// Display name.
+    pub name: String,
+    /// Public key.
+    pub key: PublicKey,
+}
+
+/// A move as the log records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoggedMove {
+    /// The square.
+    pub square: Square,
+    /// The colour that played it.
+    pub color: Color,
+    /// The record's number.
+    pub record: usize,
+    /// The author's timestamp.
+    pub timestamp_ms: u64,
+}
+
+/// How and where the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchEnd {
+    /// The result.
+    pub outcome: Outcome,
+    /// The record that ended it.
+    pub record: usize,
+}
+
+/// The coin flip once both nonces are revealed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Draw {
+    /// SHA-256 of both nonces.
+    pub seed: Digest,
+    /// The seat that plays Black.
+    pub black: Seat,
+    /// The colour a draw favours, when decided by lot.
+    pub draw_lot: Option<Color>,
+    /// The rules in force.
+    pub rules: Rules,
+}
+
+/// Where the log stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Waiting for the guest's acceptance.
+    AwaitAccept,
+    /// Waiting for the host's reveal.
+    AwaitHostReveal,
+    /// Waiting for the guest's reveal.
+    AwaitGuestReveal,
+    /// Moves are being played.
+    Playing,
+    /// The game is over.
+    Ended,
+}
+
+/// The state a verified log prefix has established.
+#[derive(Debug, Clone)]
+pub struct MatchVerifier {
+    game_id: Digest,
+    proposal: RulesProposal,
+    deadline_secs: u32,
+    host: Player,
+    guest: Player,
+    host_commitment: Digest,
+    guest_commitment: Option<Digest>,
+    host_nonce: Option<[u8; 32]>,
+    guest_nonce: Option<[u8; 32]>,
+    draw: Option<Draw>,
+    position: Option<Position>,
+    moves: Vec<LoggedMove>,
+    end: Option<MatchEnd>,
+    records: usize,
+    last_hash: Digest,
+    last_timestamp: u64,
+}
+
+/// What a checked record changes, applied only once all checks pass.
+enum Effect {
+    Accept(Digest),
+    Reveal(Seat, [u8; 32], Option<Draw>),
+    Move(LoggedMove, Position, Option<Outcome>),
+    End(Outcome),
+}
+
+fn fail(record: usize, violation: Violation) -> VerifyError {
+    VerifyError { record, violation }
+}
+
+/// Verifies a whole log.
+pub fn verify_log(records: &[Record]) -> Result<MatchVerifier, VerifyError> {
+    let (genesis, rest) = records.split_first().ok_or(fail(0, Violation::EmptyLog))?;
+    let mut verifier = MatchVerifier::start(genesis)?;
+    for record in rest {
+        verifier.append(record)?;
+    }
+    Ok(verifier)
+}
+
+fn check_name(seat: Seat, name: &str) -> Result<(), Violation> {
+    if name.is_empty() || name.len() > MAX_NAME_BYTES || name.chars().any(char::is_control) {
+        return Err(Violation::BadName {
+            seat,
+            max: MAX_NAME_BYTES,
+            found: name.to_string(),
+        });
+    }
+    Ok(())
+}
+
+fn check_genesis(genesis: &Genesis) -> Result<(Player, Player, RulesProposal), Violation> {
+    let host_key = PublicKey::from_bytes(&genesis.host.key)
+        .ok_or(Violation::InvalidKey { seat: Seat::Host })?;
+    let guest_key = PublicKey::from_bytes(&genesis.guest.key)
+        .ok_or(Violation::InvalidKey { seat: Seat::Guest })?;
+    if host_key == guest_key {
+        return Err(Violation::SameKey);
+    }
+    check_name(Seat::Host, &genesis.host.name)?;
+    check_name(Seat::Guest, &genesis.guest.name)?;
+    if !(MIN_DEADLINE_SECS..=MAX_DEADLINE_SECS).contains(&genesis.deadline_secs) {
+        return Err(Violation::Deadline {
+            min: MIN_DEADLINE_SECS,
+            max: MAX_DEADLINE_SECS,
+            found: genesis.deadline_secs,
+        });
+    }
+    let proposal = RulesProposal::from_wire(&genesis.rules).map_err(Violation::Rules)?;
+    let player = |info: &super::record::PlayerInfo, key| Player {
+        name: info.name.clone(),
+        key,
+    };
+    Ok((
+        player(&genesis.host, host_key),
+        player(&genesis.guest, guest_key),
+        proposal,
+    ))
+}
+
+impl MatchVerifier {
+    /// Checks a genesis record and starts a log from it.
+    pub fn start(record: &Record) -> Result<MatchVerifier, VerifyError> {
+        let content = record.content();
+        let at = |v| fail(0, v);
+        if content.version != PROTOCOL_VERSION {
+            return Err(at(Violation::Version {
+                expected: PROTOCOL_VERSION,
+                found: content.version,
+            }));
+        }
+        if content.seq != 0 {
+            return Err(at(Violation::Sequence {
+                expected: 0,
+                found: content.seq,
+            }));
+        }
+        if content.prev != [0; 32] {
+            return Err(at(Violation::BrokenChain {
+                expected: hex(&[0; 32]),
+                found: hex(&content.prev),
+            }));
+        }
+        if content.game_id != [0; 32] {
+            return Err(at(Violation::WrongGame {
+                expected: hex(&[0; 32]),
+                found: hex(&content.game_id),
+            }));
+        }
+        let Body::Genesis(genesis) = &content.body else {
+            return Err(at(Violation::UnexpectedBody {
+                expected: "genesis",
+                found: content.body.kind(),
+            }));
+        };
+        if content.author != Seat::Host {
+            return Err(at(Violation::WrongAuthor {
+                expected: Seat::Host,
+                found: content.author,
+            }));
+        }
+        // The signature first: nothing in an unsigned proposal is worth judging.
+        let host_key = PublicKey::from_bytes(&genesis.host.key)
+            .ok_or(at(Violation::InvalidKey { seat: Seat::Host }))?;
+        if !host_key.verify(&record.signed_message(), record.signature()) {
+            return Err(at(Violation::BadSignature {
+                author: Seat::Host,
+                fingerprint: host_key.fingerprint().to_string(),
+            }));
+        }
+        let (host, guest, proposal) = check_genesis(genesis).map_err(at)?;
+        Ok(MatchVerifier {
+            game_id: record.hash(),
+            proposal,
+            deadline_secs: genesis.deadline_secs,
+            host,
+            guest,
+            host_commitment: genesis.host_commitment,
+            guest_commitment: None,
+            host_nonce: None,
+            guest_nonce: None,
+            draw: None,
+            position: None,
+            moves: Vec::new(),
+            end: None,
+            records: 1,
+            last_hash: record.hash(),
+            last_timestamp: content.timestamp_ms,
+        })
+    }
+
+    /// Checks `record` as the next one and, only if it is valid, applies it.
+    pub fn append(&mut self, record: &Record) -> Result<(), VerifyError> {
+        let effect = self.check(record).map_err(|v| fail(self.records, v))?;
+        match effect {
+            Effect::Accept(c) => self.guest_commitment = Some(c),
+            Effect::Reveal(Seat::Host, nonce, _) => self.host_nonce = Some(nonce),
+            Effect::Reveal(Seat::Guest, nonce, draw) => {
+                self.guest_nonce = Some(nonce);
+                self.draw = draw;
+                self.position = draw.map(|d| d.rules.start_position());
+            }
+            Effect::Move(logged, position, outcome) => {
+                self.moves.push(logged);
+                self.position = Some(position);
+                self.end = outcome.map(|outcome| MatchEnd {
+                    outcome,
+                    record: self.records,
+                });
+            }
+            Effect::End(outcome) => {
+                self.end = Some(MatchEnd {
+                    outcome,
+                    record: self.records,
+                })
+            }
+        }
+        self.records += 1;
+        self.last_hash = record.hash();
+        self.last_timestamp = record.content().timestamp_ms;
+        Ok(())
+    }
+
+    /// All checks of the next record, without changing anything.
+    fn check(&self, record: &Record) -> Result<Effect, Violation> {
+        let content = record.content();
+        if self.records >= MAX_LOG_RECORDS {
+            return Err(Violation::TooManyRecords {
+                max: MAX_LOG_RECORDS,
+            });
+        }
+        if content.version != PROTOCOL_VERSION {
+            return Err(Violation::Version {
+                expected: PROTOCOL_VERSION,
+                found: content.version,
+            });
+        }
+        if content.seq as usize != self.records {
+            return Err(Violation::Sequence {
+                expected: self.records as u32,
+                found: content.seq,
+            });
+        }
+        if content.game_id != self.game_id {
+            return Err(Violation::WrongGame {
+                expected: hex(&self.game_id),
+                found: hex(&content.game_id),
+            });
+        }
+        if content.prev != self.last_hash {
+            return Err(Violation::BrokenChain {
+                expected: hex(&self.last_hash),
+                found: hex(&content.prev),
+            });
+        }
+        if let Some(end) = self.end {
+            return Err(Violation::AfterEnd {
+                ended_at: end.record,
+            });
+        }
+        let (expected_body, expected_author) = self.expected_next(&content.body);
+        if let Some(expected) = expected_body {
+            return Err(Violation::UnexpectedBody {
+                expected,
+                found: content.body.kind(),
+            });
+        }
+        if let Some(expected) = expected_author.filter(|&a| a != content.author) {
+            return Err(Violation::WrongAuthor {
+                expected,
+                found: content.author,
+            });
+        }
+        let key = self.player(content.author).key;
+        if !key.verify(&record.signed_message(), record.signature()) {
+            return Err(Violation::BadSignature {
+                author: content.author,
+                fingerprint: key.fingerprint().to_string(),
+            });
+        }
+        if content.timestamp_ms < self.last_timestamp {
+            return Err(Violation::TimeBackwards {
+                previous: self.last_timestamp,
+                found: content.timestamp_ms,
+            });
+        }
+        match &content.body {
+            Body::Genesis(_) => unreachable!("refused by expected_next"),
+            Body::Accept(accept) => Ok(Effect::Accept(accept.guest_commitment)),
+            Body::Reveal(reveal) => self.check_reveal(content.author, &reveal.nonce),
+            Body::Move(body) => self.check_move(record, body.square, &body.position_hash),
+            Body::Resign => {
+                let color = self.color_of(content.author);
+                Ok(Effect::End(
+                    self.position()
+                        .outcome_with(Ending::Resignation { resigned: color }),
+                ))
+            }
+            Body::TimeoutClaim(claim) => {
+                let expected = self.moves.len() as u32 + 1;
+                if claim.move_number != expected {
+                    return Err(Violation::TimeoutWrongMove {
+                        expected,
+                        found: claim.move_number,
+                    });
+                }
+                let deadline = self
+                    .last_timestamp
+                    .saturating_add(u64::from(self.deadline_secs) * 1000);
+                if content.timestamp_ms < deadline {
+                    return Err(Violation::TimeoutTooEarly {
+                        deadline,
+                        found: content.timestamp_ms,
+                    });
+                }
+                let late = self.position().to_move().expect("the game is not over");
+                Ok(Effect::End(
+                    self.position().outcome_with(Ending::Timeout { late }),
+                ))
+            }
+        }
+    }
+
+    /// For a body, the body kind expected instead (if it may not come now),
+    /// and the author it must have (if only one may write it).
+    fn expected_next(&self, body: &Body) -> (Option<&'static str>, Option<Seat>) {
+        match (self.phase(), body) {
+            (Phase::AwaitAccept, Body::Accept(_)) => (None, Some(Seat::Guest)),
+            (Phase::AwaitAccept, _) => (Some("accept"), None),
+            (Phase::AwaitHostReveal, Body::Reveal(_)) => (None, Some(Seat::Host)),
+            (Phase::AwaitGuestReveal, Body::Reveal(_)) => (None, Some(Seat::Guest)),
+            (Phase::AwaitHostReveal | Phase::AwaitGuestReveal, _) => (Some("reveal"), None),
+            (Phase::Playing, Body::Move(_)) => (None, Some(self.seat_to_move())),
+            (Phase::Playing, Body::Resign) => (None, None),
+            (Phase::Playing, Body::TimeoutClaim(_)) => (None, Some(self.seat_to_move().other())),
+            (Phase::Playing, _) => (Some("move, resign or timeout claim"), None),
+            (Phase::Ended, _) => (Some("nothing"), None),
+        }
+    }
+
+    fn check_reveal(&self, seat: Seat, nonce: &[u8; 32]) -> Result<Effect, Violation> {
+        let expected = match seat {
+            Seat::Host => self.host_commitment,
+            Seat::Guest => self.guest_commitment.expect("accept comes before reveals"),
+        };
+        let found = commitment(nonce);
+        if found != expected {
+            return Err(Violation::CommitmentMismatch {
+                seat,
+                expected: hex(&expected),
+                found: hex(&found),
+            });
+        }
+        let draw = match (seat, self.host_nonce) {
+            (Seat::Guest, Some(host_nonce)) => {
+                let seed = game_seed(&host_nonce, nonce);
+                let lot = draw_favours(&seed);
+                let by_lot = matches!(
+                    self.proposal.draw,
+                    super::rules_proposal::DrawAgreement::ByLot
+                );
+                Some(Draw {
+                    seed,
+                    black: black_seat(&seed),
+                    draw_lot: by_lot.then_some(lot),
+                    rules: self.proposal.effective(lot),
+                })
+            }
+            _ => None,
+        };
+        Ok(Effect::Reveal(seat, *nonce, draw))
+    }
+
+    fn check_move(
+        &self,
+        record: &Record,
+        square: u8,
+        claimed: &Digest,
+    ) -> Result<Effect, Violation> {
+        let square = Square::new(square).ok_or(Violation::SquareOutOfRange { found: square })?;
+        let number = self.moves.len() + 1;
+        let position = self.position();
+        let color = position.to_move().expect("the game is not over");
+        let next = position
+            .play(square)
+            .map_err(|reason| Violation::IllegalMove {
+                number,
+                square,
+                reason,
+            })?;
+        let expected = next.hash().0;
+        if &expected != claimed {
+            return Err(Violation::PositionHash {
+                number,
+                square,
+                expected: hex(&expected),
+                found: hex(claimed),
+            });
+        }
+        let logged = LoggedMove {
+            square,
+            color,
+            record: self.records,
+            timestamp_ms: record.content().timestamp_ms,
+        };
+        Ok(Effect::Move(logged, next, next.outcome()))
+    }
+
+    /// Where the log stands.
+    pub fn phase(&self) -> Phase {
+        if self.end.is_some() {
+            Phase::Ended
+        } else if self.guest_commitment.is_none() {
+            Phase::AwaitAccept
+        } else if self.host_nonce.is_none() {
+            Phase::AwaitHostReveal
+        } else if self.guest_nonce.is_none() {
+            Phase::AwaitGuestReveal
+        } else {
+            Phase::Playing
+        }
+    }
+
+    fn position(&self) -> &Position {
+        self.position.as_ref().expect("play has begun")
+    }
+
+    /// The seat of a colour (once the coin is flipped).
+    pub fn seat_of(&self, color: Color) -> Option<Seat> {
+        self.draw.map(|d| match color {
+            Color::Black => d.black,
+            Color::White => d.black.other(),
+        })
+    }
+
+    /// The colour of a seat (once the coin is flipped).
+    fn color_of(&self, seat: Seat) -> Color {
+        match self.draw {
+            Some(d) if d.black == seat => Color::Black,
+            _ => Color::White,
+        }
+    }
+
+    fn seat_to_move(&self) -> Seat {
+        let color = self.position().to_move().expect("the game is not over");
+        self.seat_of(color).expect("play has begun")
+    }
+
+    /// The player in a seat.
+    pub fn player(&self, seat: Seat) -> &Player {
+        match seat {
+            Seat::Host => &self.host,
+            Seat::Guest => &self.guest,
+        }
+    }
+
+    /// The game id: hash of the genesis record.
+    pub fn game_id(&self) -> Digest {
+        self.game_id
+    }
+
+    /// The proposed rules.
+    pub fn proposal(&self) -> &RulesProposal {
+        &self.proposal
+    }
+
+    /// Per-move deadline in seconds.
+    pub fn deadline_secs(&self) -> u32 {
+        self.deadline_secs
+    }
+
+    /// Commitments: the host's, and the guest's once accepted.
+    pub fn commitments(&self) -> (Digest, Option<Digest>) {
+        (self.host_commitment, self.guest_commitment)
+    }
+
+    /// Revealed nonces so far.
+    pub fn nonces(&self) -> (Option<[u8; 32]>, Option<[u8; 32]>) {
+        (self.host_nonce, self.guest_nonce)
+    }
+
+    /// The coin flip, once both nonces are revealed.
+    pub fn draw(&self) -> Option<&Draw> {
+        self.draw.as_ref()
+    }
+
+    /// The current position, once play has begun.
+    pub fn current_position(&self) -> Option<&Position> {
+        self.position.as_ref()
+    }
+
+    /// The moves so far.
+    pub fn moves(&self) -> &[LoggedMove] {
+        &self.moves
+    }
+
+    /// How the game ended, if it has.
+    pub fn end(&self) -> Option<&MatchEnd> {
+        self.end.as_ref()
+    }
+
+    /// Records verified so far.
+    pub fn record_count(&self) -> usize {
+        self.records
+    }
+
+    /// Hash of the last verified record.
+    pub fn last_hash(&self) -> Digest {
+        self.last_hash
+    }
+
+    /// Timestamp of the last verified record.
+    pub fn last_timestamp(&self) -> u64 {
+        self.last_timestamp
+    }
+
+    /// The seat whose turn it is to write a move, while playing.
+    pub fn seat_to_write(&self) -> Option<Seat> {
+        match self.phase() {
+            Phase::AwaitAccept | Phase::AwaitGuestReveal => Some(Seat::Guest),
+            Phase::AwaitHostReveal => Some(Seat::Host),
+            Phase::Playing => Some(self.seat_to_move()),
+            Phase::Ended => None,
+        }
+    }
+}
