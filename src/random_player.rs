@@ -3,29 +3,52 @@
 
 use crate::engine::{Position, Square};
 
-/// Chooses uniformly among the legal moves with a seeded generator.
-///
-/// The generator is SplitMix64 (Steele, Lea, Flood 2014), written out here
+/// The SplitMix64 generator (Steele, Lea, Flood 2014), written out here
 /// rather than taken from `rand` so that the mapping from seed to game is
 /// fixed by this file alone and cannot change with a dependency upgrade:
 /// recorded games must replay identically forever.
 #[derive(Debug, Clone)]
-pub struct RandomPlayer {
+pub struct SplitMix64 {
     state: u64,
 }
 
-impl RandomPlayer {
-    /// A player whose choices are fixed by `seed`.
-    pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer { state: seed }
+impl SplitMix64 {
+    /// A generator whose output is fixed by `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64 { state: seed }
     }
 
-    fn next_u64(&mut self) -> u64 {
+    /// The next 64 bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
+    }
+
+    /// 32 bytes, for reproducible test nonces.
+    pub fn bytes32(&mut self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for chunk in out.chunks_mut(8) {
+            chunk.copy_from_slice(&self.next_u64().to_le_bytes());
+        }
+        out
+    }
+}
+
+/// Chooses uniformly among the legal moves with a seeded generator.
+#[derive(Debug, Clone)]
+pub struct RandomPlayer {
+    generator: SplitMix64,
+}
+
+impl RandomPlayer {
+    /// A player whose choices are fixed by `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            generator: SplitMix64::new(seed),
+        }
     }
 
     /// A legal move for the side to move, or `None` when the game is over.
@@ -36,7 +59,7 @@ impl RandomPlayer {
             return None;
         }
         // Multiply-shift maps 64 random bits onto 0..count without division.
-        let pick = ((u128::from(self.next_u64()) * u128::from(count)) >> 64) as usize;
+        let pick = ((u128::from(self.generator.next_u64()) * u128::from(count)) >> 64) as usize;
         moves.squares().nth(pick)
     }
 

@@ -1,9 +1,12 @@
 //! The command line: argument types (clap) and one module per command.
 
+pub mod audit_command;
 pub mod board_command;
+pub mod export_command;
 pub mod perft_command;
 pub mod play_command;
 pub mod rule_args;
+pub mod selfplay_command;
 
 use clap::{Parser, Subcommand};
 
@@ -17,6 +20,9 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Data directory (keys, logs); default $REVERSI_HOME, else the platform's data directory.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<std::path::PathBuf>,
 }
 
 /// The subcommands.
@@ -28,6 +34,12 @@ pub enum Command {
     Perft(perft_command::PerftArgs),
     /// Play the computer in the terminal (the default without a command).
     Play(play_command::PlayArgs),
+    /// Play a whole game between two local players and write its signed log.
+    Selfplay(selfplay_command::SelfplayArgs),
+    /// Verify a match log (or compare two logs of one game).
+    Audit(audit_command::AuditArgs),
+    /// Export a verified log as a transcript or GGF.
+    Export(export_command::ExportArgs),
 }
 
 /// Everything a command can fail with; printed as one line, exit status 1.
@@ -45,14 +57,48 @@ pub enum CliError {
     /// Reading or writing the terminal failed.
     #[error("terminal: {0}")]
     Terminal(std::io::Error),
+    /// The data directory or key file failed.
+    #[error(transparent)]
+    DataDir(#[from] crate::data_dir::DataDirError),
+    /// The OS random generator failed.
+    #[error("no random bytes from the operating system: {0}")]
+    Random(String),
+    /// A log file cannot be read or written.
+    #[error(transparent)]
+    LogFile(crate::match_log::log_file::LogFileError),
+    /// A log file does not pass the audit.
+    #[error(transparent)]
+    Audit(#[from] crate::match_log::audit::AuditError),
+    /// A record does not verify.
+    #[error(transparent)]
+    Verify(crate::match_log::VerifyError),
+    /// Two logs of one game disagree (the text is the full report).
+    #[error("{0}")]
+    Disputed(String),
 }
 
 /// Runs a parsed command line, returning what to print on success.
 pub fn run(cli: &Cli) -> Result<String, CliError> {
+    let data_dir = || crate::data_dir::DataDir::resolve(cli.data_dir.as_deref());
     match &cli.command {
+        Some(Command::Selfplay(args)) => selfplay_command::run(args, &data_dir()?),
+        Some(Command::Audit(args)) => audit_command::run(args),
+        Some(Command::Export(args)) => export_command::run(args),
         Some(Command::Board(args)) => board_command::run(args),
         Some(Command::Perft(args)) => perft_command::run(args),
         Some(Command::Play(args)) => play_command::run(args),
         None => play_command::run(&play_command::PlayArgs::default()),
     }
+}
+
+/// Parses a per-move deadline such as `5m`, `1h` or `7days` into seconds,
+/// within five minutes to seven days.
+pub fn parse_deadline(text: &str) -> Result<u32, String> {
+    use crate::match_log::verify::{MAX_DEADLINE_SECS, MIN_DEADLINE_SECS};
+    let duration =
+        humantime::parse_duration(text).map_err(|e| format!("{e} (try 5m, 2h or 7days)"))?;
+    u32::try_from(duration.as_secs())
+        .ok()
+        .filter(|s| (MIN_DEADLINE_SECS..=MAX_DEADLINE_SECS).contains(s))
+        .ok_or_else(|| "the per-move deadline must be from 5 minutes to 7 days".to_string())
 }

@@ -42,7 +42,7 @@ pub enum Comparison {
         record: usize,
         /// A proof of equivocation, if the two records are validly signed
         /// by the same key for the same place in the chain.
-        proof: Option<EquivocationProof>,
+        proof: Option<Box<EquivocationProof>>,
     },
     /// The genesis records differ: these are two different games.
     DifferentGames,
@@ -88,11 +88,13 @@ pub fn compare_logs(first: &[Record], second: &[Record]) -> Comparison {
         };
         let both_signed = key.verify(&a.signed_message(), a.signature())
             && key.verify(&b.signed_message(), b.signature());
-        (same_place && both_signed).then(|| EquivocationProof {
-            seat: ca.author,
-            key,
-            first: a.clone(),
-            second: b.clone(),
+        (same_place && both_signed).then(|| {
+            Box::new(EquivocationProof {
+                seat: ca.author,
+                key,
+                first: a.clone(),
+                second: b.clone(),
+            })
         })
     });
     Comparison::Diverge {

@@ -271,14 +271,20 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> LogFileError + '_ {
     }
 }
 
-/// Reads and parses a log file, reading no more than [`MAX_FILE_BYTES`] + 1.
-pub fn read_log(path: &Path) -> Result<LoadedLog, LogFileError> {
+/// Reads a file's bytes, no more than [`MAX_FILE_BYTES`] + 1 of them (so an
+/// oversized file is noticed without reading it all).
+pub fn read_bounded(path: &Path) -> Result<Vec<u8>, LogFileError> {
     let file = File::open(path).map_err(io_error(path))?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(io_error(path))?;
-    parse_log(&bytes)
+    Ok(bytes)
+}
+
+/// Reads and parses a log file.
+pub fn read_log(path: &Path) -> Result<LoadedLog, LogFileError> {
+    parse_log(&read_bounded(path)?)
 }
 
 /// Appends records to a log file, each one durable before `append` returns.

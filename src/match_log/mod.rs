@@ -1,6 +1,7 @@
 //! The signed, hash-chained match log: identities, records, the coin flip,
 //! verification, comparison of two logs, and the log file.
 
+pub mod audit;
 pub mod builder;
 pub mod coin_flip;
 pub mod compare;

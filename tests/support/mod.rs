@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod logs;
 pub mod naive_rules;
 
 use reversi::cli::rule_args::RuleArgs;

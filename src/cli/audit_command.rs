@@ -1,0 +1,346 @@
+//! `reversi audit`: verify a match log and show what it proves; or compare
+//! two logs of one game.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::CliError;
+use super::board_command::{grid_text, outcome_json, outcome_text};
+use crate::engine::{Color, format_transcript};
+use crate::match_log::audit::audit_log_bytes;
+use crate::match_log::compare::{Comparison, compare_logs};
+use crate::match_log::log_file::{format_timestamp, parse_log, read_bounded, record_line};
+use crate::match_log::record::{Record, Seat, hex};
+use crate::match_log::rules_proposal::DrawAgreement;
+use crate::match_log::verify::{MatchVerifier, verify_log};
+
+/// Arguments of `reversi audit`.
+#[derive(Debug, Clone, Args)]
+pub struct AuditArgs {
+    /// The log to verify.
+    file: PathBuf,
+    /// A second log of the same game, to compare with the first.
+    other: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Reads and verifies a log file (bounded read; torn tails refused).
+fn audit_file(path: &Path) -> Result<(Vec<Record>, MatchVerifier), CliError> {
+    let bytes = read_bounded(path).map_err(CliError::LogFile)?;
+    Ok(audit_log_bytes(&bytes)?)
+}
+
+/// Runs `reversi audit`.
+pub fn run(args: &AuditArgs) -> Result<String, CliError> {
+    let (records, verifier) = audit_file(&args.file)?;
+    match &args.other {
+        None if args.json => Ok(format!("{}\n", report_json(&verifier))),
+        None => Ok(report_text(&args.file, &verifier)),
+        Some(other) => {
+            // The second log may fail on its own where it diverges: compare anyway.
+            let bytes = read_bounded(other).map_err(CliError::LogFile)?;
+            let loaded = parse_log(&bytes).map_err(CliError::LogFile)?;
+            compare(&records, &loaded.records, args.json)
+        }
+    }
+}
+
+fn seat_label(verifier: &MatchVerifier, seat: Seat) -> String {
+    let player = verifier.player(seat);
+    format!("{} ({seat}, {})", player.name, player.key.fingerprint())
+}
+
+fn color_label(verifier: &MatchVerifier, color: Color) -> String {
+    match verifier.seat_of(color) {
+        Some(seat) => format!("{color} {}", seat_label(verifier, seat)),
+        None => color.to_string(),
+    }
+}
+
+fn deadline_text(secs: u32) -> String {
+    humantime::format_duration(std::time::Duration::from_secs(u64::from(secs))).to_string()
+}
+
+fn report_text(path: &Path, v: &MatchVerifier) -> String {
+    let mut out = String::new();
+    let proposal = v.proposal();
+    let (host_commitment, guest_commitment) = v.commitments();
+    let (host_nonce, guest_nonce) = v.nonces();
+    let _ = writeln!(
+        out,
+        "match log   {} ({} records)",
+        path.display(),
+        v.record_count()
+    );
+    let _ = writeln!(out, "game id     {}", hex(&v.game_id()));
+    for seat in [Seat::Host, Seat::Guest] {
+        let p = v.player(seat);
+        let _ = writeln!(
+            out,
+            "{:<11} {}  key {}",
+            seat.name(),
+            p.name,
+            p.key.fingerprint()
+        );
+    }
+    let _ = writeln!(out, "rules       {}", proposal.rules.options());
+    if proposal.draw == DrawAgreement::ByLot {
+        let _ = writeln!(
+            out,
+            "draw rule   an equal count goes to a colour drawn by lot"
+        );
+    }
+    if !proposal.rules.is_standard_start() {
+        let _ = writeln!(out, "start       {}", proposal.rules.start());
+    }
+    let _ = writeln!(
+        out,
+        "deadline    {} per move",
+        deadline_text(v.deadline_secs())
+    );
+    let commitment_line = |c: Option<[u8; 32]>, n: Option<[u8; 32]>| match (c, n) {
+        (Some(c), Some(_)) => format!("{} ✓ revealed nonce matches", hex(&c)),
+        (Some(c), None) => format!("{} (not revealed yet)", hex(&c)),
+        (None, _) => "(not yet committed)".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "commitment  host  {}",
+        commitment_line(Some(host_commitment), host_nonce)
+    );
+    let _ = writeln!(
+        out,
+        "commitment  guest {}",
+        commitment_line(guest_commitment, guest_nonce)
+    );
+    if let Some(draw) = v.draw() {
+        let _ = writeln!(
+            out,
+            "seed        {} ✓ SHA-256(host nonce ‖ guest nonce)",
+            hex(&draw.seed)
+        );
+        let parity = if draw.seed[0] & 1 == 0 { "even" } else { "odd" };
+        let _ = writeln!(
+            out,
+            "colours     black: {}; white: {} (seed byte 0 is {parity}: {} plays black)",
+            seat_label(v, draw.black),
+            seat_label(v, draw.black.other()),
+            if parity == "even" { "host" } else { "guest" },
+        );
+        if let Some(lot) = draw.draw_lot {
+            let _ = writeln!(
+                out,
+                "draw lot    an equal count goes to {lot} (seed byte 1)"
+            );
+        }
+    }
+    if !v.moves().is_empty() {
+        let _ = writeln!(out, "moves");
+        for (i, m) in v.moves().iter().enumerate() {
+            let name = v.seat_of(m.color).map_or("", |s| v.player(s).name.as_str());
+            let _ = writeln!(
+                out,
+                "  {:>3}. {}  {:<5}  {}  {name}",
+                i + 1,
+                m.square,
+                m.color.name(),
+                format_timestamp(m.timestamp_ms),
+            );
+        }
+        let squares: Vec<_> = v.moves().iter().map(|m| m.square).collect();
+        let _ = writeln!(out, "transcript  {}", format_transcript(&squares));
+    }
+    if let Some(position) = v.current_position() {
+        let _ = writeln!(out, "final position");
+        out.push_str(&grid_text(position));
+    }
+    match (v.end(), v.current_position().and_then(|p| p.to_move())) {
+        (Some(end), _) => {
+            let winner = end.outcome.winner.map_or(String::new(), |c| {
+                format!(" — winner {}", color_label(v, c))
+            });
+            let _ = writeln!(out, "result      {}{winner}", outcome_text(&end.outcome));
+        }
+        (None, Some(color)) => {
+            let _ = writeln!(
+                out,
+                "result      unfinished: {} to move",
+                color_label(v, color)
+            );
+        }
+        (None, None) => {
+            let _ = writeln!(out, "result      unfinished: the coin flip is not complete");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "verdict     ✓ all {} records verify: signatures, chain, game id, commitments, moves, position hashes",
+        v.record_count()
+    );
+    out
+}
+
+fn seat_json(v: &MatchVerifier, seat: Seat) -> Value {
+    let p = v.player(seat);
+    json!({
+        "name": p.name,
+        "key": hex(&p.key.to_bytes()),
+        "fingerprint": p.key.fingerprint().to_string(),
+        "color": v.draw().map(|d| if d.black == seat { "black" } else { "white" }),
+    })
+}
+
+fn report_json(v: &MatchVerifier) -> Value {
+    let proposal = v.proposal();
+    let o = proposal.rules.options();
+    let (host_commitment, guest_commitment) = v.commitments();
+    let (host_nonce, guest_nonce) = v.nonces();
+    let moves: Vec<Value> = v
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            json!({
+                "number": i + 1,
+                "square": m.square.to_string(),
+                "color": m.color.name(),
+                "seat": v.seat_of(m.color).map(Seat::name),
+                "record": m.record,
+                "timestamp_ms": m.timestamp_ms,
+                "time": format_timestamp(m.timestamp_ms),
+            })
+        })
+        .collect();
+    let squares: Vec<_> = v.moves().iter().map(|m| m.square).collect();
+    json!({
+        "verified": true,
+        "records": v.record_count(),
+        "game_id": hex(&v.game_id()),
+        "host": seat_json(v, Seat::Host),
+        "guest": seat_json(v, Seat::Guest),
+        "rules": {
+            "opening": o.opening.to_string(),
+            "discs": o.discs.to_string(),
+            "scoring": o.scoring.to_string(),
+            "draw": if proposal.draw == DrawAgreement::ByLot { "lot".to_string() } else { o.draw.to_string() },
+            "topology": o.topology.to_string(),
+            "start": proposal.rules.start().to_string(),
+        },
+        "deadline_secs": v.deadline_secs(),
+        "commitments": {
+            "host": { "commitment": hex(&host_commitment), "nonce": host_nonce.map(|n| hex(&n)) },
+            "guest": { "commitment": guest_commitment.map(|c| hex(&c)), "nonce": guest_nonce.map(|n| hex(&n)) },
+        },
+        "seed": v.draw().map(|d| hex(&d.seed)),
+        "black": v.draw().map(|d| d.black.name()),
+        "draw_lot": v.draw().and_then(|d| d.draw_lot).map(Color::name),
+        "moves": moves,
+        "transcript": format_transcript(&squares),
+        "final_position": v.current_position().map(|p| json!({
+            "board": p.to_setup().map_or_else(|| p.discs(Color::Black).count().to_string(), |s| s.to_string()),
+            "black": p.counts().black,
+            "white": p.counts().white,
+            "to_move": p.to_move().map(Color::name),
+            "hash": p.hash().to_hex(),
+        })),
+        "result": v.end().map(|e| {
+            let mut result = outcome_json(&e.outcome);
+            result["record"] = json!(e.record);
+            result["winner_seat"] = json!(e.outcome.winner.and_then(|c| v.seat_of(c)).map(Seat::name));
+            result
+        }),
+    })
+}
+
+fn compare(first: &[Record], second: &[Record], as_json: bool) -> Result<String, CliError> {
+    // Each log on its own must verify, except where the logs diverge.
+    let second_status = verify_log(second).err();
+    let comparison = compare_logs(first, second);
+    let (summary, disputed) = match &comparison {
+        Comparison::Identical { records } => (
+            format!("identical: both logs hold the same {records} records"),
+            false,
+        ),
+        Comparison::Prefix {
+            shorter,
+            longer,
+            first_is_shorter,
+        } => (
+            format!(
+                "prefix: the {} log ({shorter} records) is the start of the {} ({longer} records)",
+                if *first_is_shorter { "first" } else { "second" },
+                if *first_is_shorter { "second" } else { "first" },
+            ),
+            false,
+        ),
+        Comparison::Diverge {
+            record,
+            proof: None,
+        } => (
+            format!(
+                "diverge at record {record}: the logs agree on records 0 to {} and differ there",
+                record - 1
+            ),
+            true,
+        ),
+        Comparison::Diverge {
+            record,
+            proof: Some(proof),
+        } => (
+            format!(
+                "diverge at record {record}: EQUIVOCATION — the {} (key {}) signed two different records for the same place in the chain; the two records below are a portable proof",
+                proof.seat,
+                proof.key.fingerprint()
+            ),
+            true,
+        ),
+        Comparison::DifferentGames => (
+            "different games: the genesis records differ".to_string(),
+            true,
+        ),
+    };
+    let proof_lines = match &comparison {
+        Comparison::Diverge { proof: Some(p), .. } => {
+            vec![record_line(&p.first), record_line(&p.second)]
+        }
+        _ => vec![],
+    };
+    let text = if as_json {
+        let proof: Vec<Value> = proof_lines
+            .iter()
+            .filter_map(|l| serde_json::from_str(l.trim_end()).ok())
+            .collect();
+        format!(
+            "{}\n",
+            json!({
+                "comparison": summary,
+                "disputed": disputed,
+                "second_log_verifies": second_status.is_none(),
+                "second_log_error": second_status.as_ref().map(ToString::to_string),
+                "equivocation_proof": if proof.is_empty() { Value::Null } else { json!(proof) },
+            })
+        )
+    } else {
+        let mut out = format!("{summary}\n");
+        match &second_status {
+            None => out.push_str("second log: ✓ verifies on its own\n"),
+            Some(e) => {
+                let _ = writeln!(out, "second log: ✗ {e}");
+            }
+        }
+        for line in &proof_lines {
+            out.push_str(line);
+        }
+        out
+    };
+    if disputed {
+        Err(CliError::Disputed(text))
+    } else {
+        Ok(text)
+    }
+}

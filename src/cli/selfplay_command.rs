@@ -1,0 +1,127 @@
+//! `reversi selfplay`: two local players, each with its own key, play a
+//! complete game and write the signed log a networked game would write.
+
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use clap::Args;
+
+use super::CliError;
+use super::rule_args::RuleArgs;
+use crate::data_dir::DataDir;
+use crate::match_log::Identity;
+use crate::match_log::builder::{MatchBuilder, MatchTerms, Players};
+use crate::match_log::log_file::write_log;
+use crate::match_log::rules_proposal::RulesProposal;
+use crate::random_player::{RandomPlayer, SplitMix64};
+
+/// Who chooses a side's moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Mover {
+    /// The seeded random player.
+    #[default]
+    Random,
+}
+
+/// Arguments of `reversi selfplay`.
+#[derive(Debug, Clone, Args)]
+pub struct SelfplayArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// An equal count goes to a colour drawn by lot from the game seed
+    /// (instead of --draw).
+    #[arg(long)]
+    draw_by_lot: bool,
+    /// Who plays Black.
+    #[arg(long, value_enum, default_value_t = Mover::Random)]
+    black: Mover,
+    /// Who plays White.
+    #[arg(long, value_enum, default_value_t = Mover::Random)]
+    white: Mover,
+    /// Seed for the players and the coin flip (default: random).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Per-move deadline, 5m to 7d (e.g. 10m, 1h, 2days).
+    #[arg(long, default_value = "1day", value_parser = super::parse_deadline)]
+    deadline: u32,
+    /// The host's name (the host's key is yours, from the data directory).
+    #[arg(long, default_value = "Host")]
+    host_name: String,
+    /// The guest's name (the guest gets a fresh key).
+    #[arg(long, default_value = "Guest")]
+    guest_name: String,
+    /// Where to write the log (must not exist).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn random_bytes() -> Result<[u8; 32], CliError> {
+    let mut out = [0u8; 32];
+    getrandom::fill(&mut out).map_err(|e| CliError::Random(e.to_string()))?;
+    Ok(out)
+}
+
+/// Runs `reversi selfplay`.
+pub fn run(args: &SelfplayArgs, data_dir: &DataDir) -> Result<String, CliError> {
+    let rules = args.rules.rules()?;
+    let proposal = if args.draw_by_lot {
+        RulesProposal::draw_by_lot(rules).map_err(super::rule_args::RuleArgsError::from)?
+    } else {
+        RulesProposal::fixed(rules)
+    };
+    let (host_nonce, guest_nonce) = match args.seed {
+        Some(seed) => {
+            let mut generator = SplitMix64::new(seed ^ 0x5EED_C0DE);
+            (generator.bytes32(), generator.bytes32())
+        }
+        None => (random_bytes()?, random_bytes()?),
+    };
+    let seed = args
+        .seed
+        .unwrap_or_else(|| u64::from_le_bytes(host_nonce[..8].try_into().expect("8 bytes")));
+    let players = Players {
+        host: data_dir.identity()?,
+        guest: Identity::generate().map_err(|e| CliError::Random(e.to_string()))?,
+        host_nonce,
+        guest_nonce,
+    };
+    let terms = MatchTerms {
+        proposal,
+        deadline_secs: args.deadline,
+        host_name: args.host_name.clone(),
+        guest_name: args.guest_name.clone(),
+    };
+    let mut clock = now_ms();
+    let mut game = MatchBuilder::new(&terms, players, clock).map_err(CliError::Verify)?;
+    let mut movers = [
+        RandomPlayer::new(seed),
+        RandomPlayer::new(seed.wrapping_add(1)),
+    ];
+    while let Some(position) = game.verifier().current_position().copied() {
+        let Some(color) = position.to_move() else {
+            break;
+        };
+        let square = movers[color.index()]
+            .choose(&position)
+            .expect("the side to move has a move");
+        clock = clock.max(now_ms());
+        game.play(square, clock).map_err(CliError::Verify)?;
+    }
+    write_log(&args.out, game.records()).map_err(CliError::LogFile)?;
+    let verifier = game.verifier();
+    let end = verifier.end().map_or("unfinished".to_string(), |e| {
+        super::board_command::outcome_text(&e.outcome)
+    });
+    Ok(format!(
+        "wrote {} ({} records, {} moves): {end}\n",
+        args.out.display(),
+        game.records().len(),
+        verifier.moves().len()
+    ))
+}

@@ -1,0 +1,93 @@
+//! Log builders shared by the match-log tests.
+
+use reversi::match_log::Identity;
+use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
+use reversi::match_log::log_file::record_line;
+use reversi::match_log::record::{Record, RecordContent, Seat};
+use reversi::match_log::rules_proposal::RulesProposal;
+use reversi::random_player::{RandomPlayer, SplitMix64};
+use reversi::{Preset, Rules};
+
+/// A fixed start time: 2026-11-30T00:00:00Z.
+pub const T0: u64 = 1_796_000_000_000;
+
+/// One hour, the deadline of test games.
+pub const HOUR_MS: u64 = 3_600_000;
+
+/// Deterministic players from a seed.
+pub fn players(seed: u64) -> Players {
+    let mut g = SplitMix64::new(seed);
+    Players {
+        host: Identity::from_secret_bytes(&g.bytes32()),
+        guest: Identity::from_secret_bytes(&g.bytes32()),
+        host_nonce: g.bytes32(),
+        guest_nonce: g.bytes32(),
+    }
+}
+
+/// Terms for a preset with a one-hour deadline.
+pub fn terms(preset: Preset) -> MatchTerms {
+    MatchTerms {
+        proposal: RulesProposal::fixed(Rules::preset(preset)),
+        deadline_secs: 3600,
+        host_name: "Alice".into(),
+        guest_name: "Bob".into(),
+    }
+}
+
+/// A game set up (genesis, accept, reveals) with nothing played yet.
+pub fn new_game(seed: u64) -> MatchBuilder {
+    MatchBuilder::new(&terms(Preset::Othello), players(seed), T0).expect("valid setup")
+}
+
+/// Plays `count` random moves (or to the end), one second apart.
+pub fn play_random(game: &mut MatchBuilder, seed: u64, count: usize) {
+    let mut player = RandomPlayer::new(seed);
+    for i in 0..count {
+        let Some(position) = game.verifier().current_position().copied() else {
+            return;
+        };
+        let Some(square) = player.choose(&position) else {
+            return;
+        };
+        game.play(square, T0 + 1000 * (i as u64 + 1))
+            .expect("legal move");
+    }
+}
+
+/// A complete game played to the end of the board.
+pub fn finished_game(seed: u64) -> MatchBuilder {
+    let mut game = new_game(seed);
+    play_random(&mut game, seed, 100);
+    assert!(game.verifier().end().is_some());
+    game
+}
+
+/// A short game that ends by resignation.
+pub fn resigned_game(seed: u64) -> MatchBuilder {
+    let mut game = new_game(seed);
+    play_random(&mut game, seed, 6);
+    game.resign(Seat::Guest, T0 + 10_000).expect("resign");
+    game
+}
+
+/// A short game that ends by a timeout claim.
+pub fn timed_out_game(seed: u64) -> MatchBuilder {
+    let mut game = new_game(seed);
+    play_random(&mut game, seed, 5);
+    let waiting = game.verifier().seat_to_write().expect("in play").other();
+    let last = game.verifier().last_timestamp();
+    game.claim_timeout(waiting, last + HOUR_MS)
+        .expect("valid claim");
+    game
+}
+
+/// A log file's text.
+pub fn file_text(records: &[Record]) -> String {
+    records.iter().map(record_line).collect()
+}
+
+/// `content` re-signed by `identity`.
+pub fn resign_content(content: RecordContent, identity: &Identity) -> Record {
+    Record::sign(content, identity)
+}
