@@ -35,7 +35,7 @@ pub type Digest = [u8; 32];
 
 /// Lowercase hex of a byte string.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    data_encoding::HEXLOWER.encode(bytes)
 }
 
 /// Which of the two players: the one who proposed the game, or the one who

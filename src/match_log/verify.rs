@@ -8,7 +8,7 @@
 //! (a whole file).
 
 use super::coin_flip::{black_seat, commitment, draw_favours, game_seed};
-use super::identity::PublicKey;
+use super::identity::{PublicKey, verify_batch_strict};
 use super::record::{
     Body, Digest, Genesis, MAX_LOG_RECORDS, MAX_NAME_BYTES, PROTOCOL_VERSION, Record, Seat, hex,
 };
@@ -281,6 +281,8 @@ pub struct MatchVerifier {
     records: usize,
     last_hash: Digest,
     last_timestamp: u64,
+    /// Set while appending records whose signatures were verified as a batch.
+    signatures_checked: bool,
 }
 
 /// What a checked record changes, applied only once all checks pass.
@@ -296,12 +298,32 @@ fn fail(record: usize, violation: Violation) -> VerifyError {
 }
 
 /// Verifies a whole log.
+///
+/// All signatures are first checked together as one batch (same verdict as
+/// checking each strictly, about twice as fast); if that passes, the
+/// records are checked in order without checking signatures again. If it
+/// fails, each record's signature is checked in order, so the error names
+/// the first bad record exactly as record-by-record verification would.
 pub fn verify_log(records: &[Record]) -> Result<MatchVerifier, VerifyError> {
     let (genesis, rest) = records.split_first().ok_or(fail(0, Violation::EmptyLog))?;
     let mut verifier = MatchVerifier::start(genesis)?;
+    let messages: Vec<Vec<u8>> = rest.iter().map(Record::signed_message).collect();
+    let items: Vec<_> = rest
+        .iter()
+        .zip(&messages)
+        .map(|(r, m)| {
+            (
+                verifier.player(r.content().author).key,
+                m.as_slice(),
+                r.signature(),
+            )
+        })
+        .collect();
+    verifier.signatures_checked = verify_batch_strict(&items);
     for record in rest {
         verifier.append(record)?;
     }
+    verifier.signatures_checked = false;
     Ok(verifier)
 }
 
@@ -413,6 +435,7 @@ impl MatchVerifier {
             records: 1,
             last_hash: record.hash(),
             last_timestamp: content.timestamp_ms,
+            signatures_checked: false,
         })
     }
 
@@ -499,7 +522,7 @@ impl MatchVerifier {
             });
         }
         let key = self.player(content.author).key;
-        if !key.verify(&record.signed_message(), record.signature()) {
+        if !self.signatures_checked && !key.verify(&record.signed_message(), record.signature()) {
             return Err(Violation::BadSignature {
                 author: content.author,
                 fingerprint: key.fingerprint().to_string(),
