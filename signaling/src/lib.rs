@@ -1,0 +1,372 @@
+//! A small, hardened signaling server for two-player WebRTC rooms, built on
+//! `matchbox_signaling`. Peers meet at `ws://HOST:PORT/<room>`, swap offers,
+//! answers and ICE candidates, and then talk directly; the server never
+//! sees the game.
+//!
+//! [`start`] runs the server inside the caller's tokio runtime and returns
+//! its address and a [`ShutdownHandle`]: the game embeds it this way for LAN
+//! play; `reversi-signaling` runs it stand-alone.
+
+#![forbid(unsafe_code)]
+
+pub mod registry;
+pub mod room_name;
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use axum::extract::ws::{CloseFrame, Message, close_code};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use futures::StreamExt;
+use matchbox_protocol::{JsonPeerEvent, JsonPeerRequest, PeerRequest};
+use matchbox_signaling::{SignalingServerBuilder, SignalingState, SignalingTopology, WsStateMeta};
+use registry::{Joined, Limits, Refusal, Registry};
+use room_name::{check_room_name, room_tag};
+use tokio::sync::{oneshot, watch};
+use tracing::{info, warn};
+
+/// The log filter the server runs with unless `RUST_LOG` says otherwise.
+/// matchbox's own info lines name rooms, and room names are bearer secrets,
+/// so only its warnings are let through.
+pub const DEFAULT_LOG_FILTER: &str = "info,matchbox_signaling=warn,tower_http=warn";
+
+/// The server's limits.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    /// Connections in total.
+    pub max_connections: usize,
+    /// Connections from one IP address.
+    pub max_per_ip: usize,
+    /// A connection that sends nothing (not even a keep-alive) for this long is closed.
+    pub idle_timeout: Duration,
+    /// The largest signaling message accepted, in bytes.
+    pub max_message_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_connections: 20_000,
+            max_per_ip: 64,
+            idle_timeout: Duration::from_secs(60),
+            max_message_bytes: 16 * 1024,
+        }
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// What failed.
+        source: matchbox_signaling::Error,
+    },
+}
+
+#[derive(Clone)]
+struct Shared {
+    registry: Arc<Mutex<Registry>>,
+    config: Config,
+    started: Instant,
+    shutting_down: watch::Receiver<bool>,
+}
+
+impl SignalingState for Shared {}
+
+impl Shared {
+    fn registry(&self) -> MutexGuard<'_, Registry> {
+        // A panic while holding the lock cannot leave the maps half-updated
+        // in a way that matters more than stopping the server would.
+        self.registry
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            max_connections: self.config.max_connections,
+            max_per_ip: self.config.max_per_ip,
+        }
+    }
+}
+
+/// Stops a running server: closes every connection with a reason, stops
+/// accepting, and lets [`RunningServer::stopped`] return.
+#[derive(Debug, Clone)]
+pub struct ShutdownHandle {
+    ours: Arc<watch::Sender<bool>>,
+    matchbox: Arc<Mutex<Option<oneshot::Sender<()>>>>,
+}
+
+impl ShutdownHandle {
+    /// Begins a graceful shutdown (idempotent).
+    pub fn shutdown(&self) {
+        let _ = self.ours.send(true);
+        let sender = self
+            .matchbox
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(sender) = sender {
+            let _ = sender.send(());
+        }
+    }
+}
+
+/// A server running in the background.
+#[derive(Debug)]
+pub struct RunningServer {
+    /// The bound address (useful with port 0).
+    pub addr: SocketAddr,
+    handle: ShutdownHandle,
+    task: tokio::task::JoinHandle<Result<(), matchbox_signaling::Error>>,
+}
+
+impl RunningServer {
+    /// A handle that can stop the server from anywhere.
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        self.handle.clone()
+    }
+
+    /// Waits until the server has stopped.
+    pub async fn stopped(self) {
+        let _ = self.task.await;
+    }
+}
+
+fn refuse(status: StatusCode, reason: &str) -> Response {
+    (status, format!("{reason}\n")).into_response()
+}
+
+fn close(code: u16, reason: &str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
+}
+
+/// Decides before the websocket upgrade: a valid room name, and room and
+/// connection limits. A refusal is an HTTP status with the reason as body.
+// The error type is matchbox's callback signature, not ours to shrink.
+#[allow(clippy::result_large_err)]
+fn admission(shared: &Shared, room: Option<&str>, origin: SocketAddr) -> Result<bool, Response> {
+    if let Err(e) = check_room_name(room) {
+        warn!(peer = %origin, reason = %e, "refused");
+        return Err(refuse(StatusCode::BAD_REQUEST, &e.to_string()));
+    }
+    let room = room.unwrap_or_default();
+    match shared
+        .registry()
+        .admission(room, origin.ip(), shared.limits())
+    {
+        Ok(()) => Ok(true),
+        Err(refusal) => {
+            warn!(peer = %origin, room = %room_tag(room), reason = %refusal, "refused");
+            let status = match refusal {
+                Refusal::RoomFull => StatusCode::CONFLICT,
+                Refusal::ServerFull => StatusCode::SERVICE_UNAVAILABLE,
+                Refusal::TooManyFromAddress => StatusCode::TOO_MANY_REQUESTS,
+            };
+            Err(refuse(status, &refusal.to_string()))
+        }
+    }
+}
+
+/// Starts the server on `addr` inside the current tokio runtime.
+// matchbox's connection callback returns `Result<bool, Response>`.
+#[allow(clippy::result_large_err)]
+pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, StartError> {
+    let (ours_tx, ours_rx) = watch::channel(false);
+    let (matchbox_tx, matchbox_rx) = oneshot::channel();
+    let shared = Shared {
+        registry: Arc::default(),
+        config,
+        started: Instant::now(),
+        shutting_down: ours_rx,
+    };
+    let admit = shared.clone();
+    let expect = shared.clone();
+    let health = shared.clone();
+    let mut server = SignalingServerBuilder::new(addr, TwoPlayerRooms, shared)
+        .on_connection_request(move |meta| admission(&admit, meta.path.as_deref(), meta.origin))
+        .on_id_assignment(move |(origin, peer)| expect.registry().expect(peer, origin.ip()))
+        .mutate_router(move |router| {
+            router.route(
+                "/health",
+                get(move || {
+                    let registry = health.registry();
+                    let body = serde_json::json!({
+                        "status": "ok",
+                        "rooms": registry.room_count(),
+                        "peers": registry.peer_count(),
+                        "uptime_secs": health.started.elapsed().as_secs(),
+                        "version": env!("CARGO_PKG_VERSION"),
+                    });
+                    std::future::ready(axum::Json(body))
+                }),
+            )
+        })
+        .with_shutdown(matchbox_rx)
+        .build();
+    let bound = server
+        .bind()
+        .map_err(|source| StartError::Bind { addr, source })?;
+    info!(addr = %bound, "signaling server listening");
+    let task = tokio::spawn(server.serve());
+    Ok(RunningServer {
+        addr: bound,
+        handle: ShutdownHandle {
+            ours: Arc::new(ours_tx),
+            matchbox: Arc::new(Mutex::new(Some(matchbox_tx))),
+        },
+        task,
+    })
+}
+
+/// The topology: rooms of two, signals only between the two.
+struct TwoPlayerRooms;
+
+/// How a connection ended, for the log.
+#[derive(Debug)]
+enum Ending {
+    Left,
+    Idle,
+    TooLarge(usize),
+    Binary,
+    Malformed,
+    ShuttingDown,
+    Broken,
+}
+
+#[async_trait]
+impl SignalingTopology<matchbox_signaling::NoCallbacks, Shared> for TwoPlayerRooms {
+    async fn state_machine(upgrade: WsStateMeta<matchbox_signaling::NoCallbacks, Shared>) {
+        let WsStateMeta {
+            room,
+            peer_id,
+            sender,
+            mut receiver,
+            state,
+            ..
+        } = upgrade;
+        let tag = room_tag(&room);
+        let joined = state
+            .registry()
+            .join(&room, peer_id, sender.clone(), state.limits());
+        let ip = match joined {
+            Ok(Joined { ip, other, opened }) => {
+                if opened {
+                    info!(room = %tag, "room opened");
+                }
+                if let Some(channel) = other {
+                    let event = JsonPeerEvent::NewPeer(peer_id).to_string();
+                    let _ = channel.send(Ok(Message::Text(event.into())));
+                }
+                ip
+            }
+            Err(refusal) => {
+                warn!(room = %tag, peer = %peer_id, reason = %refusal, "refused after upgrade");
+                let _ = sender.send(Ok(close(close_code::POLICY, &refusal.to_string())));
+                return;
+            }
+        };
+        let ending = serve_peer(&state, &room, peer_id, &mut receiver).await;
+        let reason = match &ending {
+            Ending::Idle => Some((close_code::POLICY, "idle timeout".to_string())),
+            Ending::TooLarge(n) => Some((
+                close_code::SIZE,
+                format!(
+                    "message too large: {n} bytes, at most {}",
+                    state.config.max_message_bytes
+                ),
+            )),
+            Ending::Binary => Some((
+                close_code::UNSUPPORTED,
+                "binary frames are not accepted".to_string(),
+            )),
+            Ending::Malformed => Some((
+                close_code::INVALID,
+                "malformed signaling message".to_string(),
+            )),
+            Ending::ShuttingDown => Some((close_code::AWAY, "server shutting down".to_string())),
+            Ending::Left | Ending::Broken => None,
+        };
+        if let Some((code, text)) = &reason {
+            let _ = sender.send(Ok(close(*code, text)));
+        }
+        let (other, closed) = state.registry().leave(&room, peer_id, ip);
+        if let Some(channel) = other {
+            let event = JsonPeerEvent::PeerLeft(peer_id).to_string();
+            let _ = channel.send(Ok(Message::Text(event.into())));
+        }
+        info!(room = %tag, peer = %peer_id, ending = ?ending, "peer left");
+        if closed {
+            info!(room = %tag, "room closed");
+        }
+    }
+}
+
+/// Relays one peer's messages until it leaves or breaks a rule.
+async fn serve_peer(
+    state: &Shared,
+    room: &str,
+    peer_id: matchbox_protocol::PeerId,
+    receiver: &mut futures::stream::SplitStream<axum::extract::ws::WebSocket>,
+) -> Ending {
+    let mut shutting_down = state.shutting_down.clone();
+    loop {
+        if *shutting_down.borrow_and_update() {
+            return Ending::ShuttingDown;
+        }
+        let next = tokio::select! {
+            next = tokio::time::timeout(state.config.idle_timeout, receiver.next()) => next,
+            _ = shutting_down.changed() => return Ending::ShuttingDown,
+        };
+        let message = match next {
+            Err(_) => return Ending::Idle,
+            Ok(None) | Ok(Some(Ok(Message::Close(_)))) => return Ending::Left,
+            Ok(Some(Err(_))) => return Ending::Broken,
+            Ok(Some(Ok(message))) => message,
+        };
+        let text = match message {
+            Message::Text(text) => text,
+            Message::Binary(_) => return Ending::Binary,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Close(_) => return Ending::Left,
+        };
+        if text.len() > state.config.max_message_bytes {
+            return Ending::TooLarge(text.len());
+        }
+        let Ok(request) = text.as_str().parse::<JsonPeerRequest>() else {
+            return Ending::Malformed;
+        };
+        match request {
+            PeerRequest::KeepAlive => {}
+            PeerRequest::Signal { receiver: to, data } => {
+                // Only to the other peer of this room; never across rooms.
+                let channel = state.registry().peer_in_room(room, peer_id, to);
+                match channel {
+                    Some(channel) => {
+                        let event = JsonPeerEvent::Signal {
+                            sender: peer_id,
+                            data,
+                        }
+                        .to_string();
+                        let _ = channel.send(Ok(Message::Text(event.into())));
+                    }
+                    None => {
+                        warn!(room = %room_tag(room), peer = %peer_id, "signal to a peer not in this room dropped")
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! `reversi-signaling`: the signaling server as a stand-alone program.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+use reversi_signaling::{Config, start};
+
+use tracing::{error, info};
+
+/// Log output format.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// A signaling server for peer-to-peer Reversi: two players per room.
+#[derive(Debug, Parser)]
+#[command(name = "reversi-signaling", version, about)]
+struct Args {
+    /// Address and port to listen on.
+    #[arg(long, default_value = "0.0.0.0:3536")]
+    bind: SocketAddr,
+    /// Most connections at once.
+    #[arg(long, default_value_t = Config::default().max_connections)]
+    max_connections: usize,
+    /// Most connections from one IP address.
+    #[arg(long, default_value_t = Config::default().max_per_ip)]
+    max_per_ip: usize,
+    /// Close connections silent this long (e.g. 60s, 5m).
+    #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
+    idle_timeout: Duration,
+    /// Largest signaling message, in bytes.
+    #[arg(long, default_value_t = Config::default().max_message_bytes)]
+    max_message_bytes: usize,
+    /// Log format.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+async fn terminated() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new(reversi_signaling::DEFAULT_LOG_FILTER)
+    });
+    let subscriber = tracing_subscriber::fmt().with_env_filter(filter);
+    match args.log_format {
+        LogFormat::Text => subscriber.init(),
+        LogFormat::Json => subscriber.json().init(),
+    }
+    let config = Config {
+        max_connections: args.max_connections,
+        max_per_ip: args.max_per_ip,
+        idle_timeout: args.idle_timeout,
+        max_message_bytes: args.max_message_bytes,
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async {
+        let server = match start(args.bind, config).await {
+            Ok(server) => server,
+            Err(e) => {
+                error!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let handle = server.shutdown_handle();
+        tokio::select! {
+            _ = terminated() => {
+                info!("shutting down");
+                handle.shutdown();
+                server.stopped().await;
+            }
+        }
+        info!("stopped");
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,174 @@
+//! Who is connected where: rooms of at most two peers, and connection
+//! counts in total and per IP address. Nothing about a room survives its
+//! last peer.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::Message;
+use matchbox_protocol::PeerId;
+use matchbox_signaling::common_logic::SignalingChannel;
+
+/// Players per room.
+pub const ROOM_CAPACITY: usize = 2;
+
+/// Upgrades that never complete are forgotten after this long.
+const PENDING_TTL: Duration = Duration::from_secs(30);
+
+/// Why a connection is refused or closed by a limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The room already has two players.
+    #[error("room is full")]
+    RoomFull,
+    /// The server holds its maximum number of connections.
+    #[error("server is at its connection limit")]
+    ServerFull,
+    /// Too many connections from one address.
+    #[error("too many connections from your address")]
+    TooManyFromAddress,
+}
+
+struct Peer {
+    id: PeerId,
+    channel: SignalingChannel,
+}
+
+/// The server's live state.
+#[derive(Default)]
+pub struct Registry {
+    rooms: HashMap<String, Vec<Peer>>,
+    per_ip: HashMap<IpAddr, usize>,
+    /// Addresses of peers between the HTTP upgrade and joining.
+    pending: HashMap<PeerId, (IpAddr, Instant)>,
+    connections: usize,
+}
+
+/// A peer admitted to its room.
+pub struct Joined {
+    /// The peer's address.
+    pub ip: IpAddr,
+    /// The peer already in the room, to be told of the newcomer.
+    pub other: Option<SignalingChannel>,
+    /// Whether the room was opened by this peer.
+    pub opened: bool,
+}
+
+/// Limits the registry enforces.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Connections in total.
+    pub max_connections: usize,
+    /// Connections per IP address.
+    pub max_per_ip: usize,
+}
+
+impl Registry {
+    /// Whether a new connection from `ip` to `room` would be admitted now
+    /// (checked before the websocket upgrade; [`join`](Self::join) decides).
+    pub fn admission(&self, room: &str, ip: IpAddr, limits: Limits) -> Result<(), Refusal> {
+        if self.connections >= limits.max_connections {
+            return Err(Refusal::ServerFull);
+        }
+        if self.per_ip.get(&ip).copied().unwrap_or(0) >= limits.max_per_ip {
+            return Err(Refusal::TooManyFromAddress);
+        }
+        if self
+            .rooms
+            .get(room)
+            .is_some_and(|r| r.len() >= ROOM_CAPACITY)
+        {
+            return Err(Refusal::RoomFull);
+        }
+        Ok(())
+    }
+
+    /// Remembers the address of a peer whose upgrade is under way.
+    pub fn expect(&mut self, peer: PeerId, ip: IpAddr) {
+        let now = Instant::now();
+        self.pending
+            .retain(|_, (_, since)| now.duration_since(*since) < PENDING_TTL);
+        self.pending.insert(peer, (ip, now));
+    }
+
+    /// Adds an upgraded peer to its room.
+    pub fn join(
+        &mut self,
+        room: &str,
+        peer: PeerId,
+        channel: SignalingChannel,
+        limits: Limits,
+    ) -> Result<Joined, Refusal> {
+        let ip = self
+            .pending
+            .remove(&peer)
+            .map_or(IpAddr::from([0, 0, 0, 0]), |(ip, _)| ip);
+        self.admission(room, ip, limits)?;
+        self.connections += 1;
+        *self.per_ip.entry(ip).or_default() += 1;
+        let peers = self.rooms.entry(room.to_string()).or_default();
+        let opened = peers.is_empty();
+        let other = peers.first().map(|p| p.channel.clone());
+        peers.push(Peer { id: peer, channel });
+        Ok(Joined { ip, other, opened })
+    }
+
+    /// Removes a peer, returning the peer left in the room (to tell) and
+    /// whether the room closed.
+    pub fn leave(
+        &mut self,
+        room: &str,
+        peer: PeerId,
+        ip: IpAddr,
+    ) -> (Option<SignalingChannel>, bool) {
+        self.connections = self.connections.saturating_sub(1);
+        if let Some(count) = self.per_ip.get_mut(&ip) {
+            *count -= 1;
+            if *count == 0 {
+                self.per_ip.remove(&ip);
+            }
+        }
+        let Some(peers) = self.rooms.get_mut(room) else {
+            return (None, false);
+        };
+        peers.retain(|p| p.id != peer);
+        let other = peers.first().map(|p| p.channel.clone());
+        let closed = peers.is_empty();
+        if closed {
+            self.rooms.remove(room);
+        }
+        (other, closed)
+    }
+
+    /// The channel of `receiver` if it is in `room` (and is not `sender`).
+    pub fn peer_in_room(
+        &self,
+        room: &str,
+        sender: PeerId,
+        receiver: PeerId,
+    ) -> Option<SignalingChannel> {
+        self.rooms
+            .get(room)?
+            .iter()
+            .find(|p| p.id == receiver && p.id != sender)
+            .map(|p| p.channel.clone())
+    }
+
+    /// Rooms open now.
+    pub fn room_count(&self) -> usize {
+        self.rooms.len()
+    }
+
+    /// Peers connected now.
+    pub fn peer_count(&self) -> usize {
+        self.connections
+    }
+
+    /// Sends a message to every connected peer (used at shutdown).
+    pub fn broadcast(&self, message: &Message) {
+        for peer in self.rooms.values().flatten() {
+            let _ = peer.channel.send(Ok(message.clone()));
+        }
+    }
+}
