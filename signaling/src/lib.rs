@@ -12,18 +12,23 @@
 pub mod registry;
 pub mod room_name;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use axum::extract::ws::{CloseFrame, Message, close_code};
+use axum::Router;
+use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade, close_code};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures::StreamExt;
-use matchbox_protocol::{JsonPeerEvent, JsonPeerRequest, PeerRequest};
-use matchbox_signaling::{SignalingServerBuilder, SignalingState, SignalingTopology, WsStateMeta};
+use matchbox_protocol::{JsonPeerEvent, JsonPeerRequest, PeerId, PeerRequest};
+use matchbox_signaling::common_logic::spawn_sender_task;
+use matchbox_signaling::{
+    NoCallbacks, SignalingServerBuilder, SignalingState, SignalingTopology, WsStateMeta,
+};
 use registry::{Joined, Limits, Refusal, Registry};
 use room_name::{check_room_name, room_tag};
 use tokio::sync::{oneshot, watch};
@@ -33,6 +38,9 @@ use tracing::{info, warn};
 /// matchbox's own info lines name rooms, and room names are bearer secrets,
 /// so only its warnings are let through.
 pub const DEFAULT_LOG_FILTER: &str = "info,matchbox_signaling=warn,tower_http=warn";
+
+/// The websocket read buffer per connection: signaling messages are small.
+const READ_BUFFER_BYTES: usize = 4096;
 
 /// The server's limits.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +53,8 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// The largest signaling message accepted, in bytes.
     pub max_message_bytes: usize,
+    /// Bytes of heap in use, if the program can tell (shown by `/health`).
+    pub heap_bytes: Option<fn() -> usize>,
 }
 
 impl Default for Config {
@@ -54,6 +64,7 @@ impl Default for Config {
             max_per_ip: 64,
             idle_timeout: Duration::from_secs(60),
             max_message_bytes: 16 * 1024,
+            heap_bytes: None,
         }
     }
 }
@@ -77,6 +88,8 @@ struct Shared {
     config: Config,
     started: Instant,
     shutting_down: watch::Receiver<bool>,
+    /// The connection's address, in the copy handed to its state machine.
+    origin: Option<IpAddr>,
 }
 
 impl SignalingState for Shared {}
@@ -155,34 +168,26 @@ fn close(code: u16, reason: &str) -> Message {
 
 /// Decides before the websocket upgrade: a valid room name, and room and
 /// connection limits. A refusal is an HTTP status with the reason as body.
-// The error type is matchbox's callback signature, not ours to shrink.
-#[allow(clippy::result_large_err)]
-fn admission(shared: &Shared, room: Option<&str>, origin: SocketAddr) -> Result<bool, Response> {
-    if let Err(e) = check_room_name(room) {
-        warn!(peer = %origin, reason = %e, "refused");
+fn admission(shared: &Shared, room: &str, ip: IpAddr) -> Result<(), Response> {
+    if let Err(e) = check_room_name(Some(room)) {
+        warn!(peer = %ip, reason = %e, "refused");
         return Err(refuse(StatusCode::BAD_REQUEST, &e.to_string()));
     }
-    let room = room.unwrap_or_default();
-    match shared
+    shared
         .registry()
-        .admission(room, origin.ip(), shared.limits())
-    {
-        Ok(()) => Ok(true),
-        Err(refusal) => {
-            warn!(peer = %origin, room = %room_tag(room), reason = %refusal, "refused");
+        .admission(room, ip, shared.limits())
+        .map_err(|refusal| {
+            warn!(peer = %ip, room = %room_tag(room), reason = %refusal, "refused");
             let status = match refusal {
                 Refusal::RoomFull => StatusCode::CONFLICT,
                 Refusal::ServerFull => StatusCode::SERVICE_UNAVAILABLE,
                 Refusal::TooManyFromAddress => StatusCode::TOO_MANY_REQUESTS,
             };
-            Err(refuse(status, &refusal.to_string()))
-        }
-    }
+            refuse(status, &refusal.to_string())
+        })
 }
 
 /// Starts the server on `addr` inside the current tokio runtime.
-// matchbox's connection callback returns `Result<bool, Response>`.
-#[allow(clippy::result_large_err)]
 pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, StartError> {
     let (ours_tx, ours_rx) = watch::channel(false);
     let (matchbox_tx, matchbox_rx) = oneshot::channel();
@@ -191,31 +196,21 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         config,
         started: Instant::now(),
         shutting_down: ours_rx,
+        origin: None,
     };
-    let admit = shared.clone();
-    let expect = shared.clone();
-    let health = shared.clone();
+    // matchbox's server binds, serves and shuts down; its topology trait,
+    // state meta and sender task carry each connection. The upgrade itself
+    // is ours, because matchbox's default handler cannot be configured: it
+    // preallocates a 128 KiB read buffer per connection and accepts 64 MiB
+    // messages.
+    let routes = Router::new()
+        .route("/", get(missing_room))
+        .route("/health", get(health))
+        .route("/{room}", get(upgrade))
+        .with_state(shared.clone());
     let mut server = SignalingServerBuilder::new(addr, TwoPlayerRooms, shared)
-        .on_connection_request(move |meta| admission(&admit, meta.path.as_deref(), meta.origin))
-        .on_id_assignment(move |(origin, peer)| expect.registry().expect(peer, origin.ip()))
-        .mutate_router(move |router| {
-            router.route(
-                "/health",
-                get(move || {
-                    let registry = health.registry();
-                    let body = serde_json::json!({
-                        "status": "ok",
-                        "rooms": registry.room_count(),
-                        "peers": registry.peer_count(),
-                        "uptime_secs": health.started.elapsed().as_secs(),
-                        "version": env!("CARGO_PKG_VERSION"),
-                    });
-                    std::future::ready(axum::Json(body))
-                }),
-            )
-        })
         .with_shutdown(matchbox_rx)
-        .build();
+        .build_with(move |matchbox_routes| routes.fallback_service(matchbox_routes));
     let bound = server
         .bind()
         .map_err(|source| StartError::Bind { addr, source })?;
@@ -229,6 +224,63 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         },
         task,
     })
+}
+
+async fn missing_room() -> Response {
+    let e = room_name::RoomNameError::Missing;
+    warn!(reason = %e, "refused");
+    refuse(StatusCode::BAD_REQUEST, &e.to_string())
+}
+
+async fn health(State(shared): State<Shared>) -> axum::Json<serde_json::Value> {
+    let registry = shared.registry();
+    axum::Json(serde_json::json!({
+        "status": "ok",
+        "rooms": registry.room_count(),
+        "peers": registry.peer_count(),
+        "uptime_secs": shared.started.elapsed().as_secs(),
+        "heap_bytes": shared.config.heap_bytes.map(|f| f()),
+        "version": env!("CARGO_PKG_VERSION"),
+    }))
+}
+
+/// The websocket upgrade for `/<room>`: checks the name and the limits
+/// first, so a refusal is an HTTP status with its reason.
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    Path(room): Path<String>,
+    ConnectInfo(origin): ConnectInfo<SocketAddr>,
+    State(shared): State<Shared>,
+) -> Response {
+    if let Err(refusal) = admission(&shared, &room, origin.ip()) {
+        return refusal;
+    }
+    let max = shared.config.max_message_bytes;
+    ws.read_buffer_size(READ_BUFFER_BYTES)
+        .write_buffer_size(0)
+        // Frames a little over the limit still get a close frame that says
+        // why; far larger ones are cut off by the websocket layer itself.
+        .max_message_size(2 * max + 1024)
+        .max_frame_size(2 * max + 1024)
+        .on_upgrade(move |socket| async move {
+            let (sink, receiver) = socket.split();
+            let sender = spawn_sender_task(sink);
+            let peer_id = PeerId(uuid::Uuid::new_v4());
+            let assigned = JsonPeerEvent::IdAssigned(peer_id).to_string();
+            let _ = sender.send(Ok(Message::Text(assigned.into())));
+            let meta = WsStateMeta {
+                room,
+                peer_id,
+                sender,
+                receiver,
+                callbacks: NoCallbacks {},
+                state: Shared {
+                    origin: Some(origin.ip()),
+                    ..shared
+                },
+            };
+            TwoPlayerRooms::state_machine(meta).await;
+        })
 }
 
 /// The topology: rooms of two, signals only between the two.
@@ -247,8 +299,8 @@ enum Ending {
 }
 
 #[async_trait]
-impl SignalingTopology<matchbox_signaling::NoCallbacks, Shared> for TwoPlayerRooms {
-    async fn state_machine(upgrade: WsStateMeta<matchbox_signaling::NoCallbacks, Shared>) {
+impl SignalingTopology<NoCallbacks, Shared> for TwoPlayerRooms {
+    async fn state_machine(upgrade: WsStateMeta<NoCallbacks, Shared>) {
         let WsStateMeta {
             room,
             peer_id,
@@ -258,11 +310,12 @@ impl SignalingTopology<matchbox_signaling::NoCallbacks, Shared> for TwoPlayerRoo
             ..
         } = upgrade;
         let tag = room_tag(&room);
+        let ip = state.origin.unwrap_or(IpAddr::from([0, 0, 0, 0]));
         let joined = state
             .registry()
-            .join(&room, peer_id, sender.clone(), state.limits());
-        let ip = match joined {
-            Ok(Joined { ip, other, opened }) => {
+            .join(&room, ip, peer_id, sender.clone(), state.limits());
+        match joined {
+            Ok(Joined { other, opened }) => {
                 if opened {
                     info!(room = %tag, "room opened");
                 }
@@ -270,14 +323,13 @@ impl SignalingTopology<matchbox_signaling::NoCallbacks, Shared> for TwoPlayerRoo
                     let event = JsonPeerEvent::NewPeer(peer_id).to_string();
                     let _ = channel.send(Ok(Message::Text(event.into())));
                 }
-                ip
             }
             Err(refusal) => {
                 warn!(room = %tag, peer = %peer_id, reason = %refusal, "refused after upgrade");
                 let _ = sender.send(Ok(close(close_code::POLICY, &refusal.to_string())));
                 return;
             }
-        };
+        }
         let ending = serve_peer(&state, &room, peer_id, &mut receiver).await;
         let reason = match &ending {
             Ending::Idle => Some((close_code::POLICY, "idle timeout".to_string())),

@@ -9,6 +9,15 @@ use reversi_signaling::{Config, start};
 
 use tracing::{error, info};
 
+/// The system allocator, counting bytes in use so `/health` can show that
+/// memory returns to its baseline when rooms close.
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
+fn heap_bytes() -> usize {
+    ALLOCATOR.allocated()
+}
+
 /// Log output format.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum LogFormat {
@@ -80,6 +89,7 @@ fn main() -> ExitCode {
         max_per_ip: args.max_per_ip,
         idle_timeout: args.idle_timeout,
         max_message_bytes: args.max_message_bytes,
+        heap_bytes: Some(heap_bytes),
     };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,

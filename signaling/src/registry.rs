@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::time::{Duration, Instant};
 
 use axum::extract::ws::Message;
 use matchbox_protocol::PeerId;
@@ -12,9 +11,6 @@ use matchbox_signaling::common_logic::SignalingChannel;
 
 /// Players per room.
 pub const ROOM_CAPACITY: usize = 2;
-
-/// Upgrades that never complete are forgotten after this long.
-const PENDING_TTL: Duration = Duration::from_secs(30);
 
 /// Why a connection is refused or closed by a limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -40,15 +36,11 @@ struct Peer {
 pub struct Registry {
     rooms: HashMap<String, Vec<Peer>>,
     per_ip: HashMap<IpAddr, usize>,
-    /// Addresses of peers between the HTTP upgrade and joining.
-    pending: HashMap<PeerId, (IpAddr, Instant)>,
     connections: usize,
 }
 
 /// A peer admitted to its room.
 pub struct Joined {
-    /// The peer's address.
-    pub ip: IpAddr,
     /// The peer already in the room, to be told of the newcomer.
     pub other: Option<SignalingChannel>,
     /// Whether the room was opened by this peer.
@@ -84,26 +76,15 @@ impl Registry {
         Ok(())
     }
 
-    /// Remembers the address of a peer whose upgrade is under way.
-    pub fn expect(&mut self, peer: PeerId, ip: IpAddr) {
-        let now = Instant::now();
-        self.pending
-            .retain(|_, (_, since)| now.duration_since(*since) < PENDING_TTL);
-        self.pending.insert(peer, (ip, now));
-    }
-
     /// Adds an upgraded peer to its room.
     pub fn join(
         &mut self,
         room: &str,
+        ip: IpAddr,
         peer: PeerId,
         channel: SignalingChannel,
         limits: Limits,
     ) -> Result<Joined, Refusal> {
-        let ip = self
-            .pending
-            .remove(&peer)
-            .map_or(IpAddr::from([0, 0, 0, 0]), |(ip, _)| ip);
         self.admission(room, ip, limits)?;
         self.connections += 1;
         *self.per_ip.entry(ip).or_default() += 1;
@@ -111,7 +92,7 @@ impl Registry {
         let opened = peers.is_empty();
         let other = peers.first().map(|p| p.channel.clone());
         peers.push(Peer { id: peer, channel });
-        Ok(Joined { ip, other, opened })
+        Ok(Joined { other, opened })
     }
 
     /// Removes a peer, returning the peer left in the room (to tell) and
@@ -137,6 +118,14 @@ impl Registry {
         let closed = peers.is_empty();
         if closed {
             self.rooms.remove(room);
+        }
+        // Hash tables keep their capacity; give it back once most of it is
+        // unused, so memory follows the rooms down after a peak.
+        if self.rooms.capacity() > 64 && self.rooms.len() * 4 < self.rooms.capacity() {
+            self.rooms.shrink_to_fit();
+        }
+        if self.per_ip.capacity() > 64 && self.per_ip.len() * 4 < self.per_ip.capacity() {
+            self.per_ip.shrink_to_fit();
         }
         (other, closed)
     }

@@ -1,0 +1,67 @@
+//! The `reversi-signaling` program: starts, logs, serves, and exits 0 on
+//! SIGTERM after closing its connections with a reason.
+
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use futures::StreamExt;
+use tokio_tungstenite::connect_async;
+use tokio_tungstenite::tungstenite::Message;
+
+#[tokio::test]
+async fn sigterm_closes_connections_and_exits_0() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi-signaling"))
+        .args(["--bind", "127.0.0.1:0", "--log-format", "json"])
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = BufReader::new(stdout).lines();
+    let first = lines.next().expect("a log line").unwrap();
+    let entry: serde_json::Value = serde_json::from_str(&first).expect("JSON logs");
+    let addr = entry["fields"]["addr"]
+        .as_str()
+        .expect("the bound address is logged")
+        .to_string();
+
+    let (mut ws, _) = connect_async(format!("ws://{addr}/term-room"))
+        .await
+        .expect("connects");
+    let _id = ws.next().await;
+
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let frame = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(frame))) => return frame,
+                Some(Ok(_)) => continue,
+                other => panic!("expected a close frame, got {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("closed in time")
+    .expect("with a reason");
+    assert_eq!(frame.reason.as_str(), "server shutting down");
+
+    let status = tokio::task::spawn_blocking(move || child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(rest.iter().any(|l| l.contains("room opened")), "{rest:?}");
+    assert!(rest.iter().any(|l| l.contains("stopped")), "{rest:?}");
+    assert!(
+        !rest.iter().any(|l| l.contains("term-room")),
+        "room names never logged"
+    );
+}
