@@ -168,10 +168,10 @@ fn close(code: u16, reason: &str) -> Message {
 
 /// Decides before the websocket upgrade: a valid room name, and room and
 /// connection limits. A refusal is an HTTP status with the reason as body.
-fn admission(shared: &Shared, room: &str, ip: IpAddr) -> Result<(), Response> {
+fn admission(shared: &Shared, room: &str, ip: IpAddr) -> Result<(), (StatusCode, String)> {
     if let Err(e) = check_room_name(Some(room)) {
         warn!(peer = %ip, reason = %e, "refused");
-        return Err(refuse(StatusCode::BAD_REQUEST, &e.to_string()));
+        return Err((StatusCode::BAD_REQUEST, e.to_string()));
     }
     shared
         .registry()
@@ -252,8 +252,8 @@ async fn upgrade(
     ConnectInfo(origin): ConnectInfo<SocketAddr>,
     State(shared): State<Shared>,
 ) -> Response {
-    if let Err(refusal) = admission(&shared, &room, origin.ip()) {
-        return refusal;
+    if let Err((status, reason)) = admission(&shared, &room, origin.ip()) {
+        return refuse(status, &reason);
     }
     let max = shared.config.max_message_bytes;
     ws.read_buffer_size(READ_BUFFER_BYTES)
