@@ -183,7 +183,7 @@ fn admission(shared: &Shared, room: &str, ip: IpAddr) -> Result<(), (StatusCode,
                 Refusal::ServerFull => StatusCode::SERVICE_UNAVAILABLE,
                 Refusal::TooManyFromAddress => StatusCode::TOO_MANY_REQUESTS,
             };
-            refuse(status, &refusal.to_string())
+            (status, refusal.to_string())
         })
 }
 
