@@ -5,6 +5,7 @@ pub mod cli;
 pub mod data_dir;
 pub mod engine;
 pub mod match_log;
+pub mod net;
 pub mod random_player;
 
 pub use engine::*;

@@ -1,0 +1,752 @@
+//! The peer session: a state machine that knows nothing of the transport.
+//!
+//! It takes what happens — connected, bytes received, a local action, the
+//! time — and returns what to do, in order: persist a record (append and
+//! flush the log *before* anything after it), send bytes, save evidence,
+//! tell the user, or disconnect. Every inbound record is decoded with bounds
+//! and fully verified before it changes anything.
+
+use sha2::{Digest as _, Sha256};
+
+use super::wire::{Hello, MAX_MESSAGE_BYTES, PEER_PROTOCOL, WireMessage};
+use crate::engine::{Color, Outcome, Position, Square};
+use crate::match_log::coin_flip::commitment;
+use crate::match_log::compare::EquivocationProof;
+use crate::match_log::record::{
+    Accept, Body, Digest, Genesis, MoveBody, PROTOCOL_VERSION, PlayerInfo, Record, RecordContent,
+    Reveal, Seat, TimeoutClaim,
+};
+use crate::match_log::rules_proposal::RulesProposal;
+use crate::match_log::verify::{MatchVerifier, Phase, VerifyError};
+use crate::match_log::{Identity, PublicKey};
+
+/// Invalid messages tolerated from one connection before it is closed.
+pub const MAX_STRIKES: u32 = 5;
+
+/// What the host proposes.
+#[derive(Debug, Clone)]
+pub struct HostTerms {
+    /// Rules and start position.
+    pub proposal: RulesProposal,
+    /// Per-move deadline in seconds.
+    pub deadline_secs: u32,
+}
+
+/// How this side entered the game.
+#[derive(Debug, Clone)]
+enum Start {
+    Host(HostTerms),
+    /// The host's fingerprint prefix from the room code.
+    Guest(String),
+    /// Resumed from a log: the game is already set up (at least its genesis).
+    Resumed,
+}
+
+/// What the driver must do, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// Append this record to the log and flush it to disk before doing
+    /// anything that follows.
+    Persist(Box<Record>),
+    /// Send these bytes to the peer.
+    Send(Vec<u8>),
+    /// Save bytes the peer sent that were rejected, with the reason.
+    Evidence {
+        /// What arrived.
+        bytes: Vec<u8>,
+        /// Why it was rejected.
+        reason: String,
+    },
+    /// Tell the user.
+    Event(Event),
+    /// Close the connection to this peer.
+    Disconnect(String),
+}
+
+/// What the user should know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// The peer said who they are.
+    PeerIdentified {
+        /// Their display name.
+        name: String,
+        /// Their key fingerprint.
+        fingerprint: String,
+    },
+    /// The coin is flipped: play begins.
+    Started {
+        /// This side's colour.
+        color: Color,
+    },
+    /// A record was added to the log (by either side).
+    Recorded {
+        /// Its sequence number.
+        seq: u32,
+        /// Whether this side wrote it.
+        mine: bool,
+    },
+    /// Something the peer sent was rejected.
+    Rejected(String),
+    /// The peer rejected something this side sent.
+    PeerRejected(String),
+    /// The game ended.
+    Ended(Outcome),
+    /// The game cannot go on: the logs disagree, or the peer is not who the
+    /// game names. Evidence has been saved.
+    Halted(String),
+    /// The peer has verified and logged this many records.
+    Acknowledged(u32),
+}
+
+/// Why a local action cannot be taken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The game is not being played (not started, over, or halted).
+    #[error("no game in play")]
+    NotPlaying,
+    /// It is the opponent's turn.
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// The rules or protocol refuse it.
+    #[error("{0}")]
+    Refused(VerifyError),
+    /// The opponent's deadline has not passed.
+    #[error("the opponent still has time")]
+    DeadlineNotPassed,
+}
+
+/// Why a log cannot be resumed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResumeError {
+    /// The log does not verify.
+    #[error("{0}")]
+    Invalid(VerifyError),
+    /// Your key is neither player's key in this game.
+    #[error("this log is not yours: your key {0} is neither player's")]
+    NotYours(String),
+}
+
+/// The peer on the current connection.
+#[derive(Debug, Clone)]
+struct Peer {
+    key: PublicKey,
+    name: String,
+}
+
+/// The state of one side of a networked game.
+#[derive(Debug, Clone)]
+pub struct Session {
+    me: Seat,
+    identity: Identity,
+    name: String,
+    start: Start,
+    records: Vec<Record>,
+    verifier: Option<MatchVerifier>,
+    peer: Option<Peer>,
+    connected: bool,
+    strikes: u32,
+    halted: Option<String>,
+    peer_acked: u32,
+}
+
+fn message(m: &WireMessage) -> Output {
+    Output::Send(m.encode())
+}
+
+fn derive_nonce(domain: &[u8], identity: &Identity, context: &[u8]) -> [u8; 32] {
+    // Secret (it needs our key) yet recomputable from the log on resume,
+    // so no nonce file is needed; fixed by data chosen before our
+    // commitment, so it cannot be steered after seeing the other's.
+    let mut hasher = Sha256::new();
+    hasher.update(domain);
+    hasher.update(identity.secret_bytes());
+    hasher.update(context);
+    hasher.finalize().into()
+}
+
+fn host_nonce(identity: &Identity, genesis: &Genesis, timestamp_ms: u64) -> [u8; 32] {
+    let mut context = Vec::new();
+    context.extend_from_slice(&genesis.guest.key);
+    context.extend_from_slice(&timestamp_ms.to_le_bytes());
+    context.extend_from_slice(&postcard::to_allocvec(&genesis.rules).expect("in memory"));
+    context.extend_from_slice(&genesis.deadline_secs.to_le_bytes());
+    derive_nonce(b"reversi/nonce/host\0", identity, &context)
+}
+
+fn guest_nonce(identity: &Identity, genesis_hash: &Digest) -> [u8; 32] {
+    derive_nonce(b"reversi/nonce/guest\0", identity, genesis_hash)
+}
+
+impl Session {
+    fn new(me: Seat, identity: Identity, name: String, start: Start) -> Session {
+        Session {
+            me,
+            identity,
+            name,
+            start,
+            records: Vec::new(),
+            verifier: None,
+            peer: None,
+            connected: false,
+            strikes: 0,
+            halted: None,
+            peer_acked: 0,
+        }
+    }
+
+    /// A host proposing `terms`.
+    pub fn host(identity: Identity, name: String, terms: HostTerms) -> Session {
+        Session::new(Seat::Host, identity, name, Start::Host(terms))
+    }
+
+    /// A guest joining a room whose code names this host fingerprint prefix.
+    pub fn guest(identity: Identity, name: String, host_fingerprint_prefix: String) -> Session {
+        Session::new(
+            Seat::Guest,
+            identity,
+            name,
+            Start::Guest(host_fingerprint_prefix),
+        )
+    }
+
+    /// Resumes from the records of a log file.
+    pub fn resume(identity: Identity, records: Vec<Record>) -> Result<Session, ResumeError> {
+        let verifier = crate::match_log::verify_log(&records).map_err(ResumeError::Invalid)?;
+        let mine = identity.public_key();
+        let me = [Seat::Host, Seat::Guest]
+            .into_iter()
+            .find(|&s| verifier.player(s).key == mine)
+            .ok_or_else(|| ResumeError::NotYours(mine.fingerprint().to_string()))?;
+        let name = verifier.player(me).name.clone();
+        let mut session = Session::new(me, identity, name, Start::Resumed);
+        session.records = records;
+        session.verifier = Some(verifier);
+        Ok(session)
+    }
+
+    /// This side's seat.
+    pub fn seat(&self) -> Seat {
+        self.me
+    }
+
+    /// The records so far.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The verified state, once the genesis exists.
+    pub fn verifier(&self) -> Option<&MatchVerifier> {
+        self.verifier.as_ref()
+    }
+
+    /// The current position, once play has begun.
+    pub fn position(&self) -> Option<&Position> {
+        self.verifier.as_ref()?.current_position()
+    }
+
+    /// This side's colour, once the coin is flipped.
+    pub fn my_color(&self) -> Option<Color> {
+        let v = self.verifier.as_ref()?;
+        Color::ALL
+            .into_iter()
+            .find(|&c| v.seat_of(c) == Some(self.me))
+    }
+
+    /// Whether it is this side's move.
+    pub fn my_turn(&self) -> bool {
+        self.halted.is_none()
+            && self
+                .verifier
+                .as_ref()
+                .is_some_and(|v| v.phase() == Phase::Playing && v.seat_to_write() == Some(self.me))
+    }
+
+    /// How the game ended, if it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.verifier.as_ref()?.end().map(|e| e.outcome)
+    }
+
+    /// Why the game halted, if it did.
+    pub fn halted(&self) -> Option<&str> {
+        self.halted.as_deref()
+    }
+
+    /// Records the peer has acknowledged.
+    pub fn peer_acknowledged(&self) -> u32 {
+        self.peer_acked
+    }
+
+    /// The running move deadline: whose move it is and when it passes (ms).
+    pub fn deadline(&self) -> Option<(Seat, u64)> {
+        let v = self.verifier.as_ref()?;
+        if v.phase() != Phase::Playing {
+            return None;
+        }
+        let seat = v.seat_to_write()?;
+        Some((
+            seat,
+            v.last_timestamp() + u64::from(v.deadline_secs()) * 1000,
+        ))
+    }
+
+    fn hello(&self) -> WireMessage {
+        WireMessage::Hello(Hello {
+            protocol: PEER_PROTOCOL,
+            seat: self.me,
+            name: self.name.clone(),
+            key: self.identity.public_key().to_bytes(),
+            records: self.records.len() as u32,
+            head: self.records.last().map_or([0; 32], Record::hash),
+        })
+    }
+
+    /// The transport connected to the peer: introduce ourselves.
+    pub fn connected(&mut self) -> Vec<Output> {
+        self.connected = true;
+        self.strikes = 0;
+        self.peer = None;
+        vec![message(&self.hello())]
+    }
+
+    /// The transport lost the peer.
+    pub fn disconnected(&mut self) {
+        self.connected = false;
+        self.peer = None;
+    }
+
+    /// Handles bytes from the peer.
+    pub fn receive(&mut self, bytes: &[u8], now_ms: u64) -> Vec<Output> {
+        if self.halted.is_some() {
+            return vec![];
+        }
+        let decoded = WireMessage::decode(bytes);
+        match decoded {
+            Err(e) => self.reject(bytes, e.to_string()),
+            Ok(WireMessage::Hello(hello)) => self.on_hello(bytes, hello, now_ms),
+            Ok(_) if self.peer.is_none() => {
+                self.reject(bytes, "a message before the peer's hello".to_string())
+            }
+            Ok(WireMessage::Record(record_bytes)) => self.on_record(bytes, &record_bytes, now_ms),
+            Ok(WireMessage::Ack { records }) => {
+                if records > self.peer_acked && records as usize <= self.records.len() {
+                    self.peer_acked = records;
+                    vec![Output::Event(Event::Acknowledged(records))]
+                } else {
+                    vec![]
+                }
+            }
+            Ok(WireMessage::Reject { reason }) => {
+                let reason: String = reason.chars().take(300).collect();
+                vec![Output::Event(Event::PeerRejected(reason))]
+            }
+        }
+    }
+
+    /// Rejects what arrived: evidence, an event, a notice to the peer, and
+    /// a disconnect after too many.
+    fn reject(&mut self, bytes: &[u8], reason: String) -> Vec<Output> {
+        self.strikes += 1;
+        let mut out = vec![
+            Output::Evidence {
+                bytes: bytes[..bytes.len().min(MAX_MESSAGE_BYTES)].to_vec(),
+                reason: reason.clone(),
+            },
+            Output::Event(Event::Rejected(reason.clone())),
+            message(&WireMessage::Reject { reason }),
+        ];
+        if self.strikes >= MAX_STRIKES {
+            out.push(Output::Disconnect(format!(
+                "{MAX_STRIKES} invalid messages from the peer; disconnected"
+            )));
+        }
+        out
+    }
+
+    fn halt(&mut self, reason: String, evidence: Vec<Output>) -> Vec<Output> {
+        self.halted = Some(reason.clone());
+        let mut out = evidence;
+        out.push(Output::Event(Event::Halted(reason.clone())));
+        out.push(message(&WireMessage::Reject { reason }));
+        out
+    }
+
+    fn on_hello(&mut self, bytes: &[u8], hello: Hello, now_ms: u64) -> Vec<Output> {
+        if hello.protocol != PEER_PROTOCOL {
+            let reason = format!(
+                "version mismatch: the peer speaks protocol {}, this program speaks {PEER_PROTOCOL}",
+                hello.protocol
+            );
+            let mut out = self.reject(bytes, reason.clone());
+            out.push(Output::Disconnect(reason));
+            return out;
+        }
+        if hello.seat == self.me {
+            let mut out = self.reject(bytes, format!("the peer claims to be the {} too", self.me));
+            out.push(Output::Disconnect("two players in one seat".into()));
+            return out;
+        }
+        let Some(key) = PublicKey::from_bytes(&hello.key) else {
+            let mut out = self.reject(bytes, "the peer's key is not a valid ed25519 key".into());
+            out.push(Output::Disconnect("invalid key".into()));
+            return out;
+        };
+        let fingerprint = key.fingerprint();
+        // The peer must be the one the code or the log names.
+        let expected = match (&self.verifier, &self.start) {
+            (Some(v), _) => (v.player(hello.seat).key == key).then_some(()).ok_or_else(|| {
+                format!("the peer's key {fingerprint} is not the {}'s key in this game", hello.seat)
+            }),
+            (None, Start::Guest(prefix)) => fingerprint
+                .as_compact()
+                .starts_with(prefix.as_str())
+                .then_some(())
+                .ok_or_else(|| {
+                    format!("the host's key {fingerprint} does not match the room code (expected a fingerprint starting {prefix})")
+                }),
+            (None, _) => Ok(()),
+        };
+        if let Err(reason) = expected {
+            let mut out = self.reject(bytes, reason.clone());
+            out.push(Output::Disconnect(reason));
+            return out;
+        }
+        self.peer = Some(Peer {
+            key,
+            name: hello.name.clone(),
+        });
+        let mut out = vec![Output::Event(Event::PeerIdentified {
+            name: hello.name.clone(),
+            fingerprint: fingerprint.to_string(),
+        })];
+        // Bring the peer up to date, or notice that the logs disagree.
+        let theirs = hello.records as usize;
+        let ours = self.records.len();
+        if theirs <= ours {
+            let agrees = theirs == 0 || self.records[theirs - 1].hash() == hello.head;
+            if !agrees {
+                let reason = format!(
+                    "the logs diverge: the peer's record {} is not ours (their head {}, ours {})",
+                    theirs - 1,
+                    crate::match_log::record::hex(&hello.head),
+                    crate::match_log::record::hex(&self.records[theirs - 1].hash())
+                );
+                let evidence = vec![Output::Evidence {
+                    bytes: bytes.to_vec(),
+                    reason: reason.clone(),
+                }];
+                return self.halt(reason, evidence);
+            }
+            for record in &self.records[theirs..] {
+                out.push(message(&WireMessage::Record(record.to_bytes())));
+            }
+        }
+        out.extend(self.advance(now_ms));
+        out
+    }
+
+    fn on_record(&mut self, bytes: &[u8], record_bytes: &[u8], now_ms: u64) -> Vec<Output> {
+        let record = match Record::decode(record_bytes) {
+            Ok(record) => record,
+            Err(e) => return self.reject(bytes, format!("record: {e}")),
+        };
+        let seq = record.content().seq as usize;
+        if seq < self.records.len() {
+            return self.on_known_place(bytes, record, seq);
+        }
+        if seq > self.records.len() {
+            return self.reject(
+                bytes,
+                format!(
+                    "record {seq} arrived out of order: expected record {}",
+                    self.records.len()
+                ),
+            );
+        }
+        // A record in our own name is accepted only with our signature: the
+        // peer may be returning one our log lost.
+        let checked = match &mut self.verifier {
+            None => self.check_genesis(&record).map(|v| self.verifier = Some(v)),
+            Some(v) => v.append(&record).map_err(|e| e.to_string()),
+        };
+        if let Err(reason) = checked {
+            return self.reject(bytes, reason);
+        }
+        self.records.push(record.clone());
+        let mut out = vec![
+            Output::Persist(Box::new(record)),
+            message(&WireMessage::Ack {
+                records: self.records.len() as u32,
+            }),
+            Output::Event(Event::Recorded {
+                seq: seq as u32,
+                mine: false,
+            }),
+        ];
+        out.extend(self.after_record());
+        out.extend(self.advance(now_ms));
+        out
+    }
+
+    /// A record for a place our log already fills: a harmless repeat, or a fork.
+    fn on_known_place(&mut self, bytes: &[u8], record: Record, seq: usize) -> Vec<Output> {
+        let ours = &self.records[seq];
+        if *ours == record {
+            return vec![];
+        }
+        if record.content().game_id != ours.content().game_id {
+            return self.reject(bytes, format!("record {seq} belongs to another game"));
+        }
+        let author = record.content().author;
+        let signed = self.verifier.as_ref().is_some_and(|v| {
+            v.player(author)
+                .key
+                .verify(&record.signed_message(), record.signature())
+        });
+        if !signed {
+            return self.reject(
+                bytes,
+                format!("record {seq}: the signature is not valid for the {author}'s key"),
+            );
+        }
+        let proof = self.verifier.as_ref().and_then(|v| {
+            let key = v.player(author).key;
+            let same_place =
+                ours.content().author == author && ours.content().prev == record.content().prev;
+            let both_signed = key.verify(&ours.signed_message(), ours.signature())
+                && key.verify(&record.signed_message(), record.signature());
+            (same_place && both_signed).then(|| EquivocationProof {
+                seat: author,
+                key,
+                first: ours.clone(),
+                second: record.clone(),
+            })
+        });
+        let line = |r: &Record| crate::match_log::log_file::record_line(r);
+        let (reason, evidence) = match proof {
+            Some(proof) => (
+                format!(
+                    "the logs diverge at record {seq}: the {} signed two different records for it (equivocation; proof saved)",
+                    proof.seat
+                ),
+                format!("{}{}", line(&proof.first), line(&proof.second)),
+            ),
+            None => (
+                format!("the logs diverge at record {seq}: the peer's copy differs from ours"),
+                format!("{}{}", line(ours), line(&record)),
+            ),
+        };
+        let evidence = vec![
+            Output::Evidence {
+                bytes: evidence.into_bytes(),
+                reason: reason.clone(),
+            },
+            Output::Evidence {
+                bytes: bytes.to_vec(),
+                reason: reason.clone(),
+            },
+        ];
+        self.halt(reason, evidence)
+    }
+
+    /// Checks a genesis from the host: valid, and naming us and this host.
+    fn check_genesis(&self, record: &Record) -> Result<MatchVerifier, String> {
+        let verifier = MatchVerifier::start(record).map_err(|e| e.to_string())?;
+        let peer = self.peer.as_ref().expect("hello first");
+        if verifier.player(Seat::Host).key != peer.key {
+            return Err("record 0: the genesis is not signed by the host we are talking to".into());
+        }
+        if verifier.player(Seat::Guest).key != self.identity.public_key() {
+            return Err("record 0: the genesis names another guest key than ours".into());
+        }
+        Ok(verifier)
+    }
+
+    /// Events that follow from the log's new state.
+    fn after_record(&self) -> Vec<Output> {
+        let Some(v) = &self.verifier else {
+            return vec![];
+        };
+        let mut out = Vec::new();
+        if v.phase() == Phase::Playing && v.moves().is_empty() && v.record_count() == 4 {
+            if let Some(color) = self.my_color() {
+                out.push(Output::Event(Event::Started { color }));
+            }
+        }
+        if let Some(end) = v.end() {
+            if end.record + 1 == v.record_count() {
+                out.push(Output::Event(Event::Ended(end.outcome)));
+            }
+        }
+        out
+    }
+
+    /// Signs and logs a record of ours, then sends it if connected.
+    fn write(&mut self, body: Body, now_ms: u64) -> Result<Vec<Output>, VerifyError> {
+        let verifier = self.verifier.as_mut().expect("a genesis exists");
+        let content = RecordContent {
+            version: PROTOCOL_VERSION,
+            game_id: verifier.game_id(),
+            seq: self.records.len() as u32,
+            prev: verifier.last_hash(),
+            author: self.me,
+            timestamp_ms: now_ms.max(verifier.last_timestamp()),
+            body,
+        };
+        let record = Record::sign(content, &self.identity);
+        verifier.append(&record)?;
+        Ok(self.logged(record))
+    }
+
+    fn logged(&mut self, record: Record) -> Vec<Output> {
+        let seq = record.content().seq;
+        self.records.push(record.clone());
+        let mut out = vec![Output::Persist(Box::new(record.clone()))];
+        if self.connected && self.peer.is_some() {
+            out.push(message(&WireMessage::Record(record.to_bytes())));
+        }
+        out.push(Output::Event(Event::Recorded { seq, mine: true }));
+        out.extend(self.after_record());
+        out
+    }
+
+    /// Writes whatever the setup needs from us next: the genesis (host, once
+    /// the guest has said hello), the acceptance, our reveal.
+    fn advance(&mut self, now_ms: u64) -> Vec<Output> {
+        let mut out = Vec::new();
+        loop {
+            let step = match (&self.verifier, &self.start, &self.peer) {
+                (None, Start::Host(terms), Some(peer)) => {
+                    let record = self.genesis(terms.clone(), peer.clone(), now_ms);
+                    let verifier = MatchVerifier::start(&record).expect("our own genesis is valid");
+                    self.verifier = Some(verifier);
+                    out.extend(self.logged(record));
+                    continue;
+                }
+                (Some(v), _, _) => match (v.phase(), self.me) {
+                    (Phase::AwaitAccept, Seat::Guest) => {
+                        let nonce = guest_nonce(&self.identity, &self.records[0].hash());
+                        Body::Accept(Accept {
+                            guest_commitment: commitment(&nonce),
+                        })
+                    }
+                    (Phase::AwaitHostReveal, Seat::Host) => {
+                        let Body::Genesis(genesis) = &self.records[0].content().body else {
+                            unreachable!("record 0 is the genesis")
+                        };
+                        let nonce = host_nonce(
+                            &self.identity,
+                            genesis,
+                            self.records[0].content().timestamp_ms,
+                        );
+                        Body::Reveal(Reveal { nonce })
+                    }
+                    (Phase::AwaitGuestReveal, Seat::Guest) => Body::Reveal(Reveal {
+                        nonce: guest_nonce(&self.identity, &self.records[0].hash()),
+                    }),
+                    _ => break,
+                },
+                _ => break,
+            };
+            match self.write(step, now_ms) {
+                Ok(more) => out.extend(more),
+                Err(e) => {
+                    out.push(Output::Event(Event::Halted(format!(
+                        "cannot continue the setup: {e}"
+                    ))));
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    fn genesis(&self, terms: HostTerms, peer: Peer, now_ms: u64) -> Record {
+        let mut genesis = Genesis {
+            rules: terms.proposal.to_wire(),
+            deadline_secs: terms.deadline_secs,
+            host: PlayerInfo {
+                name: self.name.clone(),
+                key: self.identity.public_key().to_bytes(),
+            },
+            guest: PlayerInfo {
+                name: peer.name.clone(),
+                key: peer.key.to_bytes(),
+            },
+            host_commitment: [0; 32],
+        };
+        genesis.host_commitment = commitment(&host_nonce(&self.identity, &genesis, now_ms));
+        let content = RecordContent {
+            version: PROTOCOL_VERSION,
+            game_id: [0; 32],
+            seq: 0,
+            prev: [0; 32],
+            author: Seat::Host,
+            timestamp_ms: now_ms,
+            body: Body::Genesis(genesis),
+        };
+        Record::sign(content, &self.identity)
+    }
+
+    fn check_playing(&self) -> Result<(), ActionError> {
+        let playing = self.halted.is_none()
+            && self
+                .verifier
+                .as_ref()
+                .is_some_and(|v| v.phase() == Phase::Playing);
+        if playing {
+            Ok(())
+        } else {
+            Err(ActionError::NotPlaying)
+        }
+    }
+
+    /// Plays a move for this side.
+    pub fn play(&mut self, square: Square, now_ms: u64) -> Result<Vec<Output>, ActionError> {
+        self.check_playing()?;
+        if !self.my_turn() {
+            return Err(ActionError::NotYourTurn);
+        }
+        let position = *self.position().expect("playing");
+        let next = position.play(square).map_err(|reason| {
+            ActionError::Refused(VerifyError {
+                record: self.records.len(),
+                violation: crate::match_log::Violation::IllegalMove {
+                    number: self.verifier.as_ref().map_or(0, |v| v.moves().len()) + 1,
+                    square,
+                    reason,
+                },
+            })
+        })?;
+        let body = Body::Move(MoveBody {
+            square: square.index(),
+            position_hash: next.hash().0,
+        });
+        self.write(body, now_ms).map_err(ActionError::Refused)
+    }
+
+    /// Resigns.
+    pub fn resign(&mut self, now_ms: u64) -> Result<Vec<Output>, ActionError> {
+        self.check_playing()?;
+        self.write(Body::Resign, now_ms)
+            .map_err(ActionError::Refused)
+    }
+
+    /// Claims the win because the opponent's deadline passed.
+    pub fn claim_timeout(&mut self, now_ms: u64) -> Result<Vec<Output>, ActionError> {
+        self.check_playing()?;
+        let (seat, deadline) = self.deadline().ok_or(ActionError::NotPlaying)?;
+        if seat == self.me {
+            return Err(ActionError::NotYourTurn);
+        }
+        if now_ms < deadline {
+            return Err(ActionError::DeadlineNotPassed);
+        }
+        let move_number = self.verifier.as_ref().map_or(0, |v| v.moves().len()) as u32 + 1;
+        self.write(Body::TimeoutClaim(TimeoutClaim { move_number }), now_ms)
+            .map_err(ActionError::Refused)
+    }
+}
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;

@@ -1,0 +1,453 @@
+//! The session state machine without any transport: two sessions wired
+//! back to back, and an adversary that speaks the protocol.
+
+use super::*;
+use crate::engine::{Ending, Rules};
+use crate::match_log::verify::Violation;
+use crate::match_log::verify_log;
+use crate::random_player::{RandomPlayer, SplitMix64};
+
+const T0: u64 = 1_796_000_000_000;
+
+fn identity(seed: u64) -> Identity {
+    Identity::from_secret_bytes(&SplitMix64::new(seed).bytes32())
+}
+
+fn terms() -> HostTerms {
+    HostTerms {
+        proposal: RulesProposal::fixed(Rules::default()),
+        deadline_secs: 3600,
+    }
+}
+
+fn pair() -> (Session, Session) {
+    let host_id = identity(1);
+    let prefix = host_id.public_key().fingerprint().as_compact()[..5].to_string();
+    (
+        Session::host(host_id, "Ann".into(), terms()),
+        Session::guest(identity(2), "Ben".into(), prefix),
+    )
+}
+
+/// Outputs of one side delivered to the other until both are quiet;
+/// returns every event seen, per side.
+fn pump(
+    a: &mut Session,
+    b: &mut Session,
+    first: Vec<Output>,
+    second: Vec<Output>,
+) -> (Vec<Event>, Vec<Event>) {
+    let mut to_b: Vec<Vec<u8>> = Vec::new();
+    let mut to_a: Vec<Vec<u8>> = Vec::new();
+    let mut events = (Vec::new(), Vec::new());
+    let sort = |outputs: Vec<Output>, sends: &mut Vec<Vec<u8>>, events: &mut Vec<Event>| {
+        for output in outputs {
+            match output {
+                Output::Send(bytes) => sends.push(bytes),
+                Output::Event(e) => events.push(e),
+                _ => {}
+            }
+        }
+    };
+    sort(first, &mut to_b, &mut events.0);
+    sort(second, &mut to_a, &mut events.1);
+    let mut now = T0;
+    while !to_a.is_empty() || !to_b.is_empty() {
+        now += 1;
+        for bytes in std::mem::take(&mut to_b) {
+            let outputs = b.receive(&bytes, now);
+            sort(outputs, &mut to_a, &mut events.1);
+        }
+        for bytes in std::mem::take(&mut to_a) {
+            let outputs = a.receive(&bytes, now);
+            sort(outputs, &mut to_b, &mut events.0);
+        }
+    }
+    events
+}
+
+fn connect(host: &mut Session, guest: &mut Session) -> (Vec<Event>, Vec<Event>) {
+    let h = host.connected();
+    let g = guest.connected();
+    pump(host, guest, h, g)
+}
+
+/// Plays random moves, each side on its turn, to the end.
+fn play_out(host: &mut Session, guest: &mut Session, seed: u64, limit: usize) {
+    let mut player = RandomPlayer::new(seed);
+    for i in 0..limit {
+        let now = T0 + 1000 * (i as u64 + 1);
+        let (mover, other) = if host.my_turn() {
+            (&mut *host, &mut *guest)
+        } else if guest.my_turn() {
+            (&mut *guest, &mut *host)
+        } else {
+            return;
+        };
+        let square = player.choose(mover.position().unwrap()).unwrap();
+        let outputs = mover.play(square, now).unwrap();
+        pump(mover, other, outputs, vec![]);
+    }
+}
+
+#[test]
+fn two_sessions_set_up_and_play_a_whole_game_with_identical_logs() {
+    let (mut host, mut guest) = pair();
+    let (host_events, guest_events) = connect(&mut host, &mut guest);
+    assert!(
+        host_events
+            .iter()
+            .any(|e| matches!(e, Event::PeerIdentified { name, .. } if name == "Ben"))
+    );
+    let started = |events: &[Event]| {
+        events.iter().find_map(|e| match e {
+            Event::Started { color } => Some(*color),
+            _ => None,
+        })
+    };
+    let (hc, gc) = (
+        started(&host_events).unwrap(),
+        started(&guest_events).unwrap(),
+    );
+    assert_ne!(hc, gc, "one plays black, the other white");
+    play_out(&mut host, &mut guest, 7, 200);
+    assert_eq!(host.records(), guest.records());
+    let verified = verify_log(host.records()).unwrap();
+    assert_eq!(
+        verified.end().unwrap().outcome.ending,
+        Ending::BoardFinished
+    );
+    assert_eq!(host.outcome(), guest.outcome());
+    assert_eq!(host.peer_acknowledged() as usize, host.records().len());
+}
+
+fn started_pair() -> (Session, Session) {
+    let (mut host, mut guest) = pair();
+    connect(&mut host, &mut guest);
+    play_out(&mut host, &mut guest, 3, 6);
+    (host, guest)
+}
+
+/// The session whose turn it is, and the other.
+fn by_turn(host: Session, guest: Session) -> (Session, Session) {
+    if host.my_turn() {
+        (host, guest)
+    } else {
+        (guest, host)
+    }
+}
+
+/// A record in `author`'s name, signed by `signer`, for the next place in `log`.
+fn forged(log: &Session, author: Seat, signer: &Identity, body: Body) -> Vec<u8> {
+    let v = log.verifier().unwrap();
+    let content = RecordContent {
+        version: PROTOCOL_VERSION,
+        game_id: v.game_id(),
+        seq: log.records().len() as u32,
+        prev: v.last_hash(),
+        author,
+        timestamp_ms: v.last_timestamp() + 1,
+        body,
+    };
+    WireMessage::Record(Record::sign(content, signer).to_bytes()).encode()
+}
+
+fn rejected(outputs: &[Output]) -> Option<String> {
+    outputs.iter().find_map(|o| match o {
+        Output::Event(Event::Rejected(r)) => Some(r.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn every_kind_of_bad_record_is_rejected_with_its_reason_and_changes_nothing() {
+    let (mover, waiter) = by_turn(started_pair().0, started_pair().1);
+    // `waiter` receives records from a cheating `mover`.
+    let mut honest = waiter;
+    let cheat_seat = mover.seat();
+    let cheat_key = identity(if cheat_seat == Seat::Host { 1 } else { 2 });
+    let honest_key = identity(if cheat_seat == Seat::Host { 2 } else { 1 });
+    let position = *honest.position().unwrap();
+    let legal = position.legal_moves().squares().next().unwrap();
+    let good_hash = position.play(legal).unwrap().hash().0;
+    let illegal = crate::engine::Square::new(0).unwrap();
+    let before = honest.records().to_vec();
+
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            forged(
+                &honest,
+                cheat_seat,
+                &cheat_key,
+                Body::Move(MoveBody {
+                    square: illegal.index(),
+                    position_hash: [0; 32],
+                }),
+            ),
+            "is illegal",
+        ),
+        (
+            forged(
+                &honest,
+                cheat_seat,
+                &cheat_key,
+                Body::Move(MoveBody {
+                    square: legal.index(),
+                    position_hash: [7; 32],
+                }),
+            ),
+            "position hash",
+        ),
+        (
+            forged(
+                &honest,
+                cheat_seat,
+                &honest_key,
+                Body::Move(MoveBody {
+                    square: legal.index(),
+                    position_hash: good_hash,
+                }),
+            ),
+            "signature is not valid",
+        ),
+        (vec![0xde, 0xad, 0xbe, 0xef], "malformed message"),
+        (vec![1; MAX_MESSAGE_BYTES + 1], "more than"),
+    ];
+    for (bytes, reason) in cases {
+        let outputs = honest.receive(&bytes, T0 + 99);
+        let why = rejected(&outputs).unwrap_or_else(|| panic!("not rejected: {reason}"));
+        assert!(why.contains(reason), "{why:?} should mention {reason:?}");
+        assert!(
+            outputs.iter().any(|o| matches!(o, Output::Evidence { .. })),
+            "evidence saved"
+        );
+        assert!(!outputs.iter().any(|o| matches!(o, Output::Persist(_))));
+        assert_eq!(honest.records(), &before[..], "state unchanged");
+    }
+    // The fifth strike disconnects.
+    let outputs = honest.receive(&[9, 9, 9], T0 + 100);
+    assert!(outputs.iter().any(|o| matches!(o, Output::Disconnect(_))));
+}
+
+#[test]
+fn a_move_out_of_turn_and_a_record_from_another_game_are_rejected() {
+    let (mover, waiter) = by_turn(started_pair().0, started_pair().1);
+    let mut honest = waiter;
+    let honest_seat = honest.seat();
+    let cheat_seat = mover.seat();
+    let cheat_key = identity(if cheat_seat == Seat::Host { 1 } else { 2 });
+    // The cheat moves for us... in its own name but when it is not its turn:
+    // make the honest side's turn first by letting the mover move.
+    let mut mover = mover;
+    let square = mover
+        .position()
+        .unwrap()
+        .legal_moves()
+        .squares()
+        .next()
+        .unwrap();
+    let outputs = mover.play(square, T0 + 10).unwrap();
+    pump(&mut mover, &mut honest, outputs, vec![]);
+    assert!(honest.my_turn());
+    let position = *honest.position().unwrap();
+    let sq = position.legal_moves().squares().next().unwrap();
+    let bytes = forged(
+        &honest,
+        cheat_seat,
+        &cheat_key,
+        Body::Move(MoveBody {
+            square: sq.index(),
+            position_hash: position.play(sq).unwrap().hash().0,
+        }),
+    );
+    let why = rejected(&honest.receive(&bytes, T0 + 20)).unwrap();
+    assert!(
+        why.contains(&format!("expected the {honest_seat}")),
+        "{why}"
+    );
+
+    // Records from another game between the same two players (another host key).
+    let other_host_id = identity(7);
+    let prefix = other_host_id.public_key().fingerprint().as_compact()[..5].to_string();
+    let mut other_host = Session::host(other_host_id, "Ann".into(), terms());
+    let mut other_guest = Session::guest(identity(2), "Ben".into(), prefix);
+    connect(&mut other_host, &mut other_guest);
+    let before = honest.records().len();
+    let replayed = WireMessage::Record(other_guest.records()[3].to_bytes()).encode();
+    let why = rejected(&honest.receive(&replayed, T0 + 30)).unwrap();
+    assert_eq!(why, "record 3 belongs to another game");
+    let mut content = honest.records()[before - 1].content().clone();
+    content.seq = before as u32;
+    content.prev = honest.records()[before - 1].hash();
+    content.game_id = other_guest.records()[1].content().game_id;
+    let wrong_game = WireMessage::Record(Record::sign(content, &cheat_key).to_bytes()).encode();
+    let why = rejected(&honest.receive(&wrong_game, T0 + 31)).unwrap();
+    assert!(why.contains("game id"), "{why}");
+    assert_eq!(honest.records().len(), before);
+}
+
+#[test]
+fn an_equivocating_record_halts_the_game_with_a_proof() {
+    let (mut mover, mut waiter) = by_turn(started_pair().0, started_pair().1);
+    let position = *mover.position().unwrap();
+    let mut squares = position.legal_moves().squares();
+    let (first, second) = (squares.next().unwrap(), squares.next().unwrap());
+    let mut fork = mover.clone();
+    let outputs = mover.play(first, T0 + 50).unwrap();
+    pump(&mut mover, &mut waiter, outputs, vec![]);
+    // The same player signs a different move for the same place.
+    let outputs = fork.play(second, T0 + 50).unwrap();
+    let bytes = outputs
+        .iter()
+        .find_map(|o| match o {
+            Output::Send(b) => Some(b.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let before = waiter.records().to_vec();
+    let outputs = waiter.receive(&bytes, T0 + 60);
+    let halted = outputs.iter().find_map(|o| match o {
+        Output::Event(Event::Halted(r)) => Some(r.clone()),
+        _ => None,
+    });
+    assert!(halted.unwrap().contains("equivocation"));
+    let proof = outputs.iter().find_map(|o| match o {
+        Output::Evidence { bytes, .. } if bytes.starts_with(b"{\"record\"") => Some(bytes.clone()),
+        _ => None,
+    });
+    let proof = String::from_utf8(proof.expect("proof saved")).unwrap();
+    assert_eq!(
+        proof.lines().count(),
+        2,
+        "both signed records, as log lines"
+    );
+    assert_eq!(waiter.records(), &before[..]);
+    assert!(waiter.halted().is_some());
+    assert!(
+        waiter.play(second, T0 + 70).is_err(),
+        "a halted game takes no moves"
+    );
+}
+
+#[test]
+fn records_written_while_disconnected_are_sent_on_reconnect() {
+    let (mut host, mut guest) = started_pair();
+    host.disconnected();
+    guest.disconnected();
+    let (mut mover, mut other) = by_turn(host, guest);
+    let square = mover
+        .position()
+        .unwrap()
+        .legal_moves()
+        .squares()
+        .next()
+        .unwrap();
+    let outputs = mover.play(square, T0 + 100).unwrap();
+    assert!(outputs.iter().any(|o| matches!(o, Output::Persist(_))));
+    assert!(
+        !outputs.iter().any(|o| matches!(o, Output::Send(_))),
+        "nothing sent while offline"
+    );
+    connect(&mut mover, &mut other);
+    assert_eq!(mover.records(), other.records());
+    play_out(&mut mover, &mut other, 9, 200);
+    assert!(mover.outcome().is_some());
+    assert_eq!(mover.records(), other.records());
+}
+
+#[test]
+fn a_side_resumes_from_its_log_and_finishes_the_game() {
+    let (mut host, guest) = started_pair();
+    // The guest's program dies; a new one starts from the guest's log.
+    let records = guest.records().to_vec();
+    drop(guest);
+    let mut guest = Session::resume(identity(2), records).unwrap();
+    assert_eq!(guest.seat(), Seat::Guest);
+    host.disconnected();
+    connect(&mut host, &mut guest);
+    play_out(&mut host, &mut guest, 11, 200);
+    assert!(host.outcome().is_some());
+    assert_eq!(host.records(), guest.records());
+    assert!(verify_log(guest.records()).is_ok());
+    assert!(matches!(
+        Session::resume(identity(3), host.records().to_vec()),
+        Err(ResumeError::NotYours(_))
+    ));
+}
+
+#[test]
+fn a_resumed_host_that_lost_its_last_records_gets_them_back() {
+    let (host, mut guest) = started_pair();
+    let mut records = host.records().to_vec();
+    records.truncate(records.len() - 2);
+    let mut host = Session::resume(identity(1), records).unwrap();
+    guest.disconnected();
+    connect(&mut host, &mut guest);
+    assert!(
+        host.records() == guest.records(),
+        "the host's log is whole again"
+    );
+}
+
+#[test]
+fn version_mismatch_wrong_host_and_impostors_are_refused() {
+    let (mut host, mut guest) = pair();
+    let _ = host.connected();
+    let mut hello = match WireMessage::decode(&match &guest.connected()[0] {
+        Output::Send(b) => b.clone(),
+        _ => unreachable!(),
+    })
+    .unwrap()
+    {
+        WireMessage::Hello(h) => h,
+        _ => unreachable!(),
+    };
+    hello.protocol = 99;
+    let outputs = host.receive(&WireMessage::Hello(hello.clone()).encode(), T0);
+    let why = rejected(&outputs).unwrap();
+    assert_eq!(
+        why,
+        "version mismatch: the peer speaks protocol 99, this program speaks 1"
+    );
+    assert!(outputs.iter().any(|o| matches!(o, Output::Disconnect(_))));
+
+    // A guest holding a code for another host.
+    let mut fooled = Session::guest(identity(2), "Ben".into(), "ZZZZZ".into());
+    let _ = fooled.connected();
+    let host_hello = match &Session::host(identity(1), "Ann".into(), terms()).connected()[0] {
+        Output::Send(b) => b.clone(),
+        _ => unreachable!(),
+    };
+    let why = rejected(&fooled.receive(&host_hello, T0)).unwrap();
+    assert!(why.contains("does not match the room code"), "{why}");
+
+    // After the game is set up, a stranger's key is not the opponent.
+    let (mut host, _guest) = started_pair();
+    host.disconnected();
+    let _ = host.connected();
+    let stranger = Session::guest(identity(5), "Eve".into(), String::new()).hello();
+    let why = rejected(&host.receive(&stranger.encode(), T0)).unwrap();
+    assert!(why.contains("is not the guest's key in this game"), "{why}");
+}
+
+#[test]
+fn a_timeout_claim_ends_the_game_once_the_deadline_passes() {
+    let (host, guest) = started_pair();
+    let (mut mover, mut waiter) = by_turn(host, guest);
+    let (seat, deadline) = waiter.deadline().unwrap();
+    assert_eq!(seat, mover.seat());
+    assert_eq!(
+        waiter.claim_timeout(deadline - 1),
+        Err(ActionError::DeadlineNotPassed)
+    );
+    assert_eq!(mover.claim_timeout(deadline), Err(ActionError::NotYourTurn));
+    let outputs = waiter.claim_timeout(deadline).unwrap();
+    let (_, mover_events) = pump(&mut waiter, &mut mover, outputs, vec![]);
+    assert!(
+        mover_events
+            .iter()
+            .any(|e| matches!(e, Event::Ended(o) if matches!(o.ending, Ending::Timeout { .. })))
+    );
+    assert_eq!(waiter.records(), mover.records());
+    let _ = Violation::EmptyLog;
+}
