@@ -3,6 +3,7 @@
 pub mod audit_command;
 pub mod board_command;
 pub mod export_command;
+pub mod network_commands;
 pub mod perft_command;
 pub mod play_command;
 pub mod rule_args;
@@ -40,6 +41,12 @@ pub enum Command {
     Audit(audit_command::AuditArgs),
     /// Export a verified log as a transcript or GGF.
     Export(export_command::ExportArgs),
+    /// Host a game over the network: prints the room code, then plays.
+    Host(network_commands::HostArgs),
+    /// Join a hosted game with its room code.
+    Join(network_commands::JoinArgs),
+    /// Resume a networked game from its log after a crash or restart.
+    Resume(network_commands::ResumeArgs),
 }
 
 /// Everything a command can fail with; printed as one line, exit status 1.
@@ -72,6 +79,9 @@ pub enum CliError {
     /// A record does not verify.
     #[error(transparent)]
     Verify(crate::match_log::VerifyError),
+    /// A networked game could not start or did not end normally.
+    #[error("{0}")]
+    Network(String),
     /// Two logs of one game disagree (the text is the full report).
     #[error("{0}")]
     Disputed(String),
@@ -84,6 +94,9 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Selfplay(args)) => selfplay_command::run(args, &data_dir()?),
         Some(Command::Audit(args)) => audit_command::run(args),
         Some(Command::Export(args)) => export_command::run(args),
+        Some(Command::Host(args)) => network_commands::host(args, &data_dir()?),
+        Some(Command::Join(args)) => network_commands::join(args, &data_dir()?),
+        Some(Command::Resume(args)) => network_commands::resume(args, &data_dir()?),
         Some(Command::Board(args)) => board_command::run(args),
         Some(Command::Perft(args)) => perft_command::run(args),
         Some(Command::Play(args)) => play_command::run(args),

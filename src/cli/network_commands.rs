@@ -1,0 +1,457 @@
+//! `reversi host`, `reversi join` and `reversi resume`: a game over the
+//! network without a window. The host prints the room code alone on the
+//! first line of standard output; moves come from `--bot LEVEL` or from
+//! standard input (transcript notation, a prompt on standard error).
+
+use std::io::{BufRead, Write};
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use clap::Args;
+use serde_json::json;
+
+use super::CliError;
+use super::board_command::outcome_text;
+use super::rule_args::RuleArgs;
+use crate::bot::Bot;
+use crate::data_dir::DataDir;
+use crate::engine::{Color, Outcome, parse_transcript};
+use crate::match_log::log_file::{LogWriter, read_log};
+use crate::match_log::rules_proposal::RulesProposal;
+use crate::net::driver::{Action, Driver, DriverConfig, Mover};
+use crate::net::room_code::RoomCode;
+use crate::net::session::{Event, HostTerms, Session};
+use crate::net::transport::IceServers;
+
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text)
+        .map_err(|e| format!("{e} (write durations like 300ms, 90s, 5m, 2h, 7d)"))
+}
+
+fn parse_level(text: &str) -> Result<u8, String> {
+    text.parse::<u8>()
+        .ok()
+        .filter(|l| crate::bot::LEVELS.contains(l))
+        .ok_or_else(|| "the bot's level is a number from 1 to 10".to_string())
+}
+
+/// Flags shared by `host`, `join` and `resume`.
+#[derive(Debug, Clone, Args)]
+pub struct PlayFlags {
+    /// Let the computer play this side, at this level (1–10); without it,
+    /// moves are read from standard input.
+    #[arg(long, value_parser = parse_level)]
+    bot: Option<u8>,
+    /// Wait this long before each of this side's moves (e.g. 300ms).
+    #[arg(long, default_value = "0s", value_parser = parse_duration)]
+    move_delay: Duration,
+    /// A STUN or TURN server URL for ICE (repeatable); none are needed on a LAN.
+    #[arg(long = "ice", value_name = "URL")]
+    ice_urls: Vec<String>,
+    /// TURN user name.
+    #[arg(long)]
+    turn_user: Option<String>,
+    /// TURN password.
+    #[arg(long)]
+    turn_password: Option<String>,
+}
+
+impl PlayFlags {
+    fn ice(&self) -> IceServers {
+        IceServers {
+            urls: self.ice_urls.clone(),
+            username: self.turn_user.clone(),
+            credential: self.turn_password.clone(),
+        }
+    }
+}
+
+/// Arguments of `reversi host`.
+#[derive(Debug, Clone, Args)]
+pub struct HostArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// An equal count goes to a colour drawn by lot from the game seed.
+    #[arg(long)]
+    draw_by_lot: bool,
+    /// Per-move deadline, 5m to 7d.
+    #[arg(long, default_value = "1day", value_parser = super::parse_deadline)]
+    deadline: u32,
+    /// Signaling server (ws://HOST:PORT); without it an embedded server is started.
+    #[arg(long)]
+    server: Option<String>,
+    /// Where the embedded signaling server listens.
+    #[arg(long, default_value = "0.0.0.0:3536")]
+    listen: SocketAddr,
+    /// Your name as the opponent will see it.
+    #[arg(long, default_value = "Host")]
+    name: String,
+    /// The log file (default: DATA_DIR/games/ROOM.log).
+    #[arg(long)]
+    log: Option<PathBuf>,
+    #[command(flatten)]
+    play: PlayFlags,
+}
+
+/// Arguments of `reversi join`.
+#[derive(Debug, Clone, Args)]
+pub struct JoinArgs {
+    /// The room code from the host.
+    code: String,
+    /// Signaling server (ws://HOST:PORT), when the code carries no address.
+    #[arg(long)]
+    server: Option<String>,
+    /// Your name as the opponent will see it.
+    #[arg(long, default_value = "Guest")]
+    name: String,
+    /// The log file (default: DATA_DIR/games/ROOM.log).
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Give up if the host does not answer within this long.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    wait: Duration,
+    #[command(flatten)]
+    play: PlayFlags,
+}
+
+/// Arguments of `reversi resume`.
+#[derive(Debug, Clone, Args)]
+pub struct ResumeArgs {
+    /// The game's log file.
+    log: PathBuf,
+    /// Signaling server (ws://HOST:PORT), instead of the one the game used.
+    #[arg(long)]
+    server: Option<String>,
+    #[command(flatten)]
+    play: PlayFlags,
+}
+
+/// The room a log belongs to, kept beside it (`LOG.room`) so `resume`
+/// can find the opponent again.
+fn room_file(log: &Path) -> PathBuf {
+    let mut name = log.file_name().unwrap_or_default().to_os_string();
+    name.push(".room");
+    log.with_file_name(name)
+}
+
+fn room_url(server: &str, room: &str) -> String {
+    format!("{}/{room}", server.trim_end_matches('/'))
+}
+
+/// The first IPv4 address of this machine that is not loopback.
+fn lan_address() -> IpAddr {
+    if_addrs::get_if_addrs()
+        .ok()
+        .and_then(|ifaces| {
+            ifaces
+                .into_iter()
+                .map(|i| i.ip())
+                .find(|ip| ip.is_ipv4() && !ip.is_loopback())
+        })
+        .unwrap_or(IpAddr::from([127, 0, 0, 1]))
+}
+
+fn default_log(data_dir: &DataDir, room: &str) -> Result<PathBuf, CliError> {
+    let dir = data_dir.path().join("games");
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| CliError::Network(format!("{}: {e}", dir.display())))?;
+    Ok(dir.join(format!("{room}.log")))
+}
+
+/// Starts the embedded signaling server, on `listen` or, if that port is
+/// taken, on any free port of the same address.
+async fn embedded_server(listen: SocketAddr) -> Result<reversi_signaling::RunningServer, CliError> {
+    let config = reversi_signaling::Config::default();
+    match reversi_signaling::start(listen, config).await {
+        Ok(server) => Ok(server),
+        Err(_) => reversi_signaling::start(SocketAddr::new(listen.ip(), 0), config)
+            .await
+            .map_err(|e| CliError::Network(e.to_string())),
+    }
+}
+
+/// Runs `reversi host`.
+pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
+    let rules = args.rules.rules()?;
+    let proposal = if args.draw_by_lot {
+        RulesProposal::draw_by_lot(rules).map_err(super::rule_args::RuleArgsError::from)?
+    } else {
+        RulesProposal::fixed(rules)
+    };
+    let identity = data_dir.identity()?;
+    let fingerprint = identity.public_key().fingerprint();
+    let runtime = runtime()?;
+    runtime.block_on(async {
+        let (server_url, embedded, advertised) = match &args.server {
+            Some(url) => (url.clone(), None, None),
+            None => {
+                let server = embedded_server(args.listen).await?;
+                let port = server.addr.port();
+                let ip = if args.listen.ip().is_unspecified() {
+                    lan_address()
+                } else {
+                    args.listen.ip()
+                };
+                let local = if args.listen.ip().is_unspecified() {
+                    IpAddr::from([127, 0, 0, 1])
+                } else {
+                    ip
+                };
+                (
+                    format!("ws://{}", SocketAddr::new(local, port)),
+                    Some(server),
+                    Some(SocketAddr::new(ip, port)),
+                )
+            }
+        };
+        let code = RoomCode::generate(fingerprint.as_compact(), advertised)
+            .map_err(|e| CliError::Random(e.to_string()))?;
+        let mut stdout = std::io::stdout();
+        let _ = writeln!(stdout, "{code}");
+        let _ = stdout.flush();
+        let log = match &args.log {
+            Some(path) => path.clone(),
+            None => default_log(data_dir, code.room())?,
+        };
+        let url = room_url(&server_url, code.room());
+        write_room_file(&log, &url, embedded.as_ref().map(|s| s.addr))?;
+        eprintln!("room code {code} — waiting for the opponent (your key {fingerprint})");
+        let terms = HostTerms {
+            proposal,
+            deadline_secs: args.deadline,
+        };
+        let session = Session::host(identity, args.name.clone(), terms);
+        let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
+        let config = DriverConfig {
+            room_url: url,
+            ice: args.play.ice(),
+            log_path: log,
+            move_delay: args.play.move_delay,
+            first_peer_timeout: None,
+        };
+        let result = play(Driver::new(session, writer, config), &args.play).await;
+        if let Some(server) = embedded {
+            server.shutdown_handle().shutdown();
+        }
+        result
+    })
+}
+
+fn write_room_file(log: &Path, url: &str, embedded: Option<SocketAddr>) -> Result<(), CliError> {
+    let text =
+        json!({ "room_url": url, "embedded_server": embedded.map(|a| a.to_string()) }).to_string();
+    std::fs::write(room_file(log), format!("{text}\n"))
+        .map_err(|e| CliError::Network(format!("{}: {e}", log.display())))
+}
+
+/// Runs `reversi join`.
+pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
+    let code: RoomCode = args
+        .code
+        .parse()
+        .map_err(|e| CliError::Network(format!("{e}")))?;
+    let server_url = match (code.server(), &args.server) {
+        (_, Some(url)) => url.clone(),
+        (Some(addr), None) => format!("ws://{addr}"),
+        (None, None) => {
+            return Err(CliError::Network(
+                "this code names no server: pass --server ws://HOST:PORT (the host's signaling server)".into(),
+            ));
+        }
+    };
+    let identity = data_dir.identity()?;
+    let log = match &args.log {
+        Some(path) => path.clone(),
+        None => default_log(data_dir, code.room())?,
+    };
+    let url = room_url(&server_url, code.room());
+    write_room_file(&log, &url, None)?;
+    let session = Session::guest(
+        identity,
+        args.name.clone(),
+        code.host_fingerprint_prefix().to_string(),
+    );
+    let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
+    let config = DriverConfig {
+        room_url: url,
+        ice: args.play.ice(),
+        log_path: log,
+        move_delay: args.play.move_delay,
+        first_peer_timeout: Some(args.wait),
+    };
+    runtime()?.block_on(play(Driver::new(session, writer, config), &args.play))
+}
+
+/// Runs `reversi resume`.
+pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError> {
+    let loaded = read_log(&args.log).map_err(CliError::LogFile)?;
+    let identity = data_dir.identity()?;
+    let session = Session::resume(identity, loaded.records.clone())
+        .map_err(|e| CliError::Network(e.to_string()))?;
+    if session.outcome().is_some() {
+        return Ok(format!(
+            "the game is already over: {}\n",
+            outcome_text(&session.outcome().expect("over"))
+        ));
+    }
+    let room: serde_json::Value = std::fs::read_to_string(room_file(&args.log))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let stored_url = room["room_url"].as_str().map(str::to_string);
+    let room_name = stored_url
+        .as_deref()
+        .and_then(|u| u.rsplit('/').next())
+        .map(str::to_string);
+    let url = match (&args.server, stored_url, room_name) {
+        (Some(server), _, Some(room)) => room_url(server, &room),
+        (None, Some(url), _) => url,
+        _ => {
+            return Err(CliError::Network(format!(
+                "no room is recorded beside the log ({}); pass --server",
+                room_file(&args.log).display()
+            )));
+        }
+    };
+    let embedded_addr = room["embedded_server"]
+        .as_str()
+        .and_then(|a| a.parse::<SocketAddr>().ok());
+    let writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
+    let config = DriverConfig {
+        room_url: url,
+        ice: args.play.ice(),
+        log_path: args.log.clone(),
+        move_delay: args.play.move_delay,
+        first_peer_timeout: None,
+    };
+    runtime()?.block_on(async {
+        // A host that ran the embedded server starts it again where it was.
+        let embedded = match embedded_addr {
+            Some(addr) => Some(
+                embedded_server(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port())).await?,
+            ),
+            None => None,
+        };
+        let result = play(Driver::new(session, writer, config), &args.play).await;
+        if let Some(server) = embedded {
+            server.shutdown_handle().shutdown();
+        }
+        result
+    })
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Network(format!("cannot start the async runtime: {e}")))
+}
+
+/// Plays the game to its end, reporting on standard error.
+async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError> {
+    let mut mover: Box<dyn Mover> = match flags.bot {
+        Some(level) => Box::new(BotMover(Bot::new(level, driver::seed()))),
+        None => Box::new(StdinMover::new()),
+    };
+    let mut report = |event: &Event| match event {
+        Event::PeerIdentified { name, fingerprint } => {
+            eprintln!("opponent: {name} (key {fingerprint})")
+        }
+        Event::Started { color } => eprintln!("the coin is flipped: you play {color}"),
+        Event::Rejected(reason) => eprintln!("rejected from the opponent: {reason}"),
+        Event::PeerRejected(reason) => eprintln!("the opponent rejected: {reason}"),
+        Event::Halted(reason) => eprintln!("game halted: {reason}"),
+        Event::Ended(outcome) => eprintln!("game over: {}", outcome_text(outcome)),
+        Event::Recorded { .. } | Event::Acknowledged(_) => {}
+    };
+    let outcome: Outcome = driver
+        .run(mover.as_mut(), &mut report)
+        .await
+        .map_err(|e| CliError::Network(e.to_string()))?;
+    let mine = driver.session().my_color();
+    let verdict = match (outcome.winner, mine) {
+        (None, _) => "draw".to_string(),
+        (Some(w), Some(m)) if w == m => "you win".to_string(),
+        (Some(_), Some(_)) => "you lose".to_string(),
+        (Some(w), None) => format!("{w} wins"),
+    };
+    Ok(format!("{} — {verdict}\n", outcome_text(&outcome)))
+}
+
+mod driver {
+    /// A seed for the bot from the clock: bot games need not repeat.
+    pub fn seed() -> u64 {
+        crate::net::driver::now_ms()
+    }
+}
+
+/// The bot as a mover.
+struct BotMover(Bot);
+
+impl Mover for BotMover {
+    fn poll(&mut self, session: &Session) -> Option<Action> {
+        let position = session.position()?;
+        self.0.choose(position).map(Action::Play)
+    }
+}
+
+/// Moves typed on standard input, read by a thread so the game loop never blocks.
+struct StdinMover {
+    lines: mpsc::Receiver<String>,
+    queued: std::collections::VecDeque<Action>,
+    prompted_at: Option<usize>,
+}
+
+impl StdinMover {
+    fn new() -> StdinMover {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        StdinMover {
+            lines: rx,
+            queued: Default::default(),
+            prompted_at: None,
+        }
+    }
+}
+
+impl Mover for StdinMover {
+    fn poll(&mut self, session: &Session) -> Option<Action> {
+        let position = session.position()?;
+        let ply = session.records().len();
+        if self.prompted_at != Some(ply) {
+            self.prompted_at = Some(ply);
+            let color = position.to_move().map_or("?", Color::name);
+            let legal: Vec<String> = position
+                .legal_moves()
+                .squares()
+                .map(|s| s.to_string())
+                .collect();
+            eprintln!(
+                "your move ({color}; legal: {}), or 'resign':",
+                legal.join(" ")
+            );
+        }
+        while let Ok(line) = self.lines.try_recv() {
+            let text = line.trim();
+            if text.eq_ignore_ascii_case("resign") {
+                self.queued.push_back(Action::Resign);
+                continue;
+            }
+            match parse_transcript(text) {
+                Ok(squares) => self.queued.extend(squares.into_iter().map(Action::Play)),
+                Err(e) => eprintln!("{e}"),
+            }
+        }
+        self.queued.pop_front()
+    }
+}

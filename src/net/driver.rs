@@ -1,0 +1,326 @@
+//! Runs a [`Session`] over the WebRTC [`Transport`]: persists every record
+//! before sending it, saves evidence, reconnects with backoff when the
+//! connection drops, claims the win when the opponent's deadline passes,
+//! and asks a [`Mover`] for this side's moves.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use matchbox_socket::PeerId;
+
+use super::session::{Event, Output, Session};
+use super::transport::{IceServers, Transport, TransportEvent};
+use crate::engine::{Outcome, Square};
+use crate::match_log::log_file::{LogFileError, LogWriter};
+
+/// How long after the end of the game to wait for the peer's last
+/// acknowledgement before leaving.
+const FINAL_ACK_WAIT: Duration = Duration::from_secs(3);
+
+/// Reconnect delays: 250 ms doubling to 5 s.
+const BACKOFF_FIRST: Duration = Duration::from_millis(250);
+const BACKOFF_MAX: Duration = Duration::from_secs(5);
+
+/// What this side does on its turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Place a disc.
+    Play(Square),
+    /// Give up.
+    Resign,
+}
+
+/// Chooses this side's moves (a person at a terminal, a bot, a test).
+pub trait Mover {
+    /// Called while it is this side's turn; returns an action when one is
+    /// ready (never blocks).
+    fn poll(&mut self, session: &Session) -> Option<Action>;
+}
+
+/// Where and how to connect.
+#[derive(Debug, Clone)]
+pub struct DriverConfig {
+    /// `ws://HOST:PORT/ROOM`.
+    pub room_url: String,
+    /// ICE servers.
+    pub ice: IceServers,
+    /// The log file (evidence goes beside it).
+    pub log_path: PathBuf,
+    /// Wait this long before each of this side's moves.
+    pub move_delay: Duration,
+    /// Give up if no peer has appeared after this long (first connection only).
+    pub first_peer_timeout: Option<Duration>,
+}
+
+/// Why the game did not end normally.
+#[derive(Debug, thiserror::Error)]
+pub enum DriverError {
+    /// The log could not be written.
+    #[error(transparent)]
+    Log(#[from] LogFileError),
+    /// The game halted (the logs disagree, or the peer is not the opponent).
+    #[error("game halted: {0}")]
+    Halted(String),
+    /// The peer never appeared.
+    #[error("nobody joined the room within {} s: is the code right and is the host still waiting?", .0.as_secs())]
+    NoPeer(Duration),
+    /// The connection was closed for good.
+    #[error("{0}")]
+    Disconnected(String),
+}
+
+/// Cuts the current connection (for fault-injection tests): the driver
+/// drops its socket and reconnects as it would after a network failure.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectionCutter(Arc<AtomicBool>);
+
+impl ConnectionCutter {
+    /// Requests a cut.
+    pub fn cut(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The driver of one side.
+pub struct Driver {
+    session: Session,
+    writer: LogWriter,
+    config: DriverConfig,
+    transport: Option<Transport>,
+    peer: Option<PeerId>,
+    reconnect_at: Instant,
+    backoff: Duration,
+    ever_connected: bool,
+    started: Instant,
+    turn_since: Option<Instant>,
+    ended_at: Option<Instant>,
+    evidence: u32,
+    cutter: ConnectionCutter,
+}
+
+impl std::fmt::Debug for Driver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Driver")
+            .field("room", &self.config.room_url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Driver {
+    /// A driver for `session`, appending to `writer`.
+    pub fn new(session: Session, writer: LogWriter, config: DriverConfig) -> Driver {
+        Driver {
+            session,
+            writer,
+            config,
+            transport: None,
+            peer: None,
+            reconnect_at: Instant::now(),
+            backoff: BACKOFF_FIRST,
+            ever_connected: false,
+            started: Instant::now(),
+            turn_since: None,
+            ended_at: None,
+            evidence: 0,
+            cutter: ConnectionCutter::default(),
+        }
+    }
+
+    /// A handle that cuts the connection on request.
+    pub fn cutter(&self) -> ConnectionCutter {
+        self.cutter.clone()
+    }
+
+    /// The session (for display).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Plays until the game ends (or cannot go on), calling `on_event` for
+    /// everything the user should know.
+    pub async fn run(
+        &mut self,
+        mover: &mut dyn Mover,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Outcome, DriverError> {
+        loop {
+            if let Some(reason) = self.session.halted() {
+                return Err(DriverError::Halted(reason.to_string()));
+            }
+            if let Some(outcome) = self.session.outcome() {
+                let ended = *self.ended_at.get_or_insert_with(Instant::now);
+                let all_acked =
+                    self.session.peer_acknowledged() as usize >= self.session.records().len();
+                if all_acked || ended.elapsed() > FINAL_ACK_WAIT {
+                    return Ok(outcome);
+                }
+            }
+            self.connect_if_due()?;
+            self.poll_transport(on_event)?;
+            self.take_turn(mover, on_event)?;
+            self.claim_if_late(on_event)?;
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
+    fn connect_if_due(&mut self) -> Result<(), DriverError> {
+        if self.cutter.0.swap(false, Ordering::SeqCst) && self.transport.is_some() {
+            self.lose_connection();
+        }
+        if self.transport.as_ref().is_some_and(Transport::is_finished) {
+            self.lose_connection();
+        }
+        if !self.ever_connected {
+            if let Some(limit) = self.config.first_peer_timeout {
+                if self.started.elapsed() > limit {
+                    return Err(DriverError::NoPeer(limit));
+                }
+            }
+        }
+        if self.transport.is_none() && Instant::now() >= self.reconnect_at {
+            tracing::info!(room = %self.config.room_url, "connecting");
+            self.transport = Some(Transport::open(&self.config.room_url, &self.config.ice));
+        }
+        Ok(())
+    }
+
+    /// Drops the socket and schedules a new one after the backoff delay.
+    fn lose_connection(&mut self) {
+        self.transport = None;
+        if self.peer.take().is_some() {
+            self.session.disconnected();
+        }
+        self.reconnect_at = Instant::now() + self.backoff;
+        self.backoff = (self.backoff * 2).min(BACKOFF_MAX);
+    }
+
+    fn poll_transport(&mut self, on_event: &mut dyn FnMut(&Event)) -> Result<(), DriverError> {
+        let events = match &mut self.transport {
+            Some(transport) => transport.poll(),
+            None => return Ok(()),
+        };
+        for event in events {
+            match event {
+                TransportEvent::Connected(peer) if self.peer.is_none() => {
+                    self.peer = Some(peer);
+                    self.ever_connected = true;
+                    self.backoff = BACKOFF_FIRST;
+                    let outputs = self.session.connected();
+                    self.execute(outputs, on_event)?;
+                }
+                TransportEvent::Connected(_) => {}
+                TransportEvent::Disconnected(peer) if self.peer == Some(peer) => {
+                    tracing::info!("peer disconnected; reconnecting");
+                    self.lose_connection();
+                    return Ok(());
+                }
+                TransportEvent::Disconnected(_) => {}
+                TransportEvent::Received(peer, bytes) if self.peer == Some(peer) => {
+                    let outputs = self.session.receive(&bytes, now_ms());
+                    self.execute(outputs, on_event)?;
+                }
+                TransportEvent::Received(..) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn take_turn(
+        &mut self,
+        mover: &mut dyn Mover,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<(), DriverError> {
+        if !self.session.my_turn() {
+            self.turn_since = None;
+            return Ok(());
+        }
+        let since = *self.turn_since.get_or_insert_with(Instant::now);
+        if since.elapsed() < self.config.move_delay {
+            return Ok(());
+        }
+        let Some(action) = mover.poll(&self.session) else {
+            return Ok(());
+        };
+        let result = match action {
+            Action::Play(square) => self.session.play(square, now_ms()),
+            Action::Resign => self.session.resign(now_ms()),
+        };
+        match result {
+            Ok(outputs) => {
+                self.turn_since = None;
+                self.execute(outputs, on_event)
+            }
+            Err(e) => {
+                on_event(&Event::Rejected(format!("your move was not played: {e}")));
+                Ok(())
+            }
+        }
+    }
+
+    fn claim_if_late(&mut self, on_event: &mut dyn FnMut(&Event)) -> Result<(), DriverError> {
+        let now = now_ms();
+        match self.session.deadline() {
+            Some((seat, at)) if seat != self.session.seat() && now >= at => {
+                match self.session.claim_timeout(now) {
+                    Ok(outputs) => self.execute(outputs, on_event),
+                    Err(_) => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn execute(
+        &mut self,
+        outputs: Vec<Output>,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<(), DriverError> {
+        for output in outputs {
+            match output {
+                Output::Persist(record) => self.writer.append(&record)?,
+                Output::Send(bytes) => {
+                    if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer) {
+                        transport.send(peer, bytes);
+                    }
+                }
+                Output::Evidence { bytes, reason } => self.save_evidence(&bytes, &reason),
+                Output::Event(event) => on_event(&event),
+                Output::Disconnect(reason) => {
+                    self.lose_connection();
+                    return Err(DriverError::Disconnected(reason));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes rejected bytes and the reason beside the log; failure to save
+    /// evidence must not stop the game, so it is only logged.
+    fn save_evidence(&mut self, bytes: &[u8], reason: &str) {
+        self.evidence += 1;
+        let dir = evidence_dir(&self.config.log_path);
+        let stem = format!("{}-{:03}", now_ms(), self.evidence);
+        let saved = std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(dir.join(format!("{stem}.bin")), bytes))
+            .and_then(|()| std::fs::write(dir.join(format!("{stem}.txt")), format!("{reason}\n")));
+        if let Err(e) = saved {
+            tracing::warn!("could not save evidence in {}: {e}", dir.display());
+        }
+    }
+}
+
+/// The folder beside a log where rejected messages are kept.
+pub fn evidence_dir(log_path: &Path) -> PathBuf {
+    let mut name = log_path.file_name().unwrap_or_default().to_os_string();
+    name.push(".evidence");
+    log_path.with_file_name(name)
+}

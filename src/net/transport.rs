@@ -1,0 +1,107 @@
+//! The WebRTC transport: one `matchbox_socket` with one reliable channel,
+//! wrapped so the driver sees connected / received / disconnected and never
+//! a panic. ICE servers are always given explicitly: on a LAN or loopback
+//! none are needed, and matchbox's default public STUN hosts do not answer
+//! offline.
+
+use matchbox_socket::{MessageLoopFuture, PeerId, PeerState, RtcIceServerConfig, WebRtcSocket};
+
+use super::wire::MAX_MESSAGE_BYTES;
+
+/// STUN/TURN servers for ICE (empty: host candidates only).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IceServers {
+    /// `stun:` and `turn:` URLs.
+    pub urls: Vec<String>,
+    /// TURN user name.
+    pub username: Option<String>,
+    /// TURN password or token.
+    pub credential: Option<String>,
+}
+
+/// What happened on the transport since the last poll.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransportEvent {
+    /// A peer's data channel is open.
+    Connected(PeerId),
+    /// A peer is gone.
+    Disconnected(PeerId),
+    /// Bytes from a peer.
+    Received(PeerId, Vec<u8>),
+}
+
+/// One socket in one room.
+pub struct Transport {
+    socket: WebRtcSocket,
+    loop_task: tokio::task::JoinHandle<Result<(), matchbox_socket::Error>>,
+}
+
+impl std::fmt::Debug for Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Transport").finish_non_exhaustive()
+    }
+}
+
+impl Transport {
+    /// Joins `room_url` (`ws://HOST:PORT/ROOM`); the socket's message loop
+    /// runs on the current tokio runtime.
+    pub fn open(room_url: &str, ice: &IceServers) -> Transport {
+        let (socket, message_loop): (WebRtcSocket, MessageLoopFuture) =
+            WebRtcSocket::builder(room_url)
+                .ice_server(RtcIceServerConfig {
+                    urls: ice.urls.clone(),
+                    username: ice.username.clone(),
+                    credential: ice.credential.clone(),
+                })
+                .reconnect_attempts(Some(1))
+                .add_reliable_channel()
+                .build();
+        let loop_task = tokio::spawn(message_loop);
+        Transport { socket, loop_task }
+    }
+
+    /// Whether the socket has ended (refused, signaling lost with no peer, …).
+    pub fn is_finished(&self) -> bool {
+        self.loop_task.is_finished()
+    }
+
+    /// Everything that happened since the last poll.
+    pub fn poll(&mut self) -> Vec<TransportEvent> {
+        let mut events = Vec::new();
+        if self.is_finished() {
+            return events;
+        }
+        match self.socket.try_update_peers() {
+            Ok(changes) => {
+                for (peer, state) in changes {
+                    events.push(match state {
+                        PeerState::Connected => TransportEvent::Connected(peer),
+                        PeerState::Disconnected => TransportEvent::Disconnected(peer),
+                    });
+                }
+            }
+            Err(_) => return events,
+        }
+        if let Ok(channel) = self.socket.get_channel_mut(0) {
+            for (peer, packet) in channel.receive() {
+                events.push(TransportEvent::Received(peer, packet.to_vec()));
+            }
+        }
+        events
+    }
+
+    /// Sends bytes to a peer; a closed channel is not an error here (the
+    /// disconnect arrives as an event).
+    pub fn send(&mut self, peer: PeerId, bytes: Vec<u8>) {
+        debug_assert!(bytes.len() <= MAX_MESSAGE_BYTES);
+        if let Ok(channel) = self.socket.get_channel_mut(0) {
+            let _ = channel.try_send(matchbox_socket::Packet::from(bytes), peer);
+        }
+    }
+}
+
+impl Drop for Transport {
+    fn drop(&mut self) {
+        self.loop_task.abort();
+    }
+}
