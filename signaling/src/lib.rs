@@ -206,6 +206,7 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
     let routes = Router::new()
         .route("/", get(missing_room))
         .route("/health", get(health))
+        .route("/room/{room}", get(room_status))
         .route("/{room}", get(upgrade))
         .with_state(shared.clone());
     let mut server = SignalingServerBuilder::new(addr, TwoPlayerRooms, shared)
@@ -242,6 +243,17 @@ async fn health(State(shared): State<Shared>) -> axum::Json<serde_json::Value> {
         "heap_bytes": shared.config.heap_bytes.map(|f| f()),
         "version": env!("CARGO_PKG_VERSION"),
     }))
+}
+
+/// `GET /room/<room>`: how many players are in a room, so a client that
+/// cannot get in can tell "room is full" from "server unreachable". Only
+/// someone who knows the room name can ask.
+async fn room_status(Path(room): Path<String>, State(shared): State<Shared>) -> Response {
+    if let Err(e) = check_room_name(Some(&room)) {
+        return refuse(StatusCode::BAD_REQUEST, &e.to_string());
+    }
+    let peers = shared.registry().room_peers(&room);
+    axum::Json(serde_json::json!({ "peers": peers, "full": peers >= registry::ROOM_CAPACITY })).into_response()
 }
 
 /// The websocket upgrade for `/<room>`: checks the name and the limits

@@ -144,6 +144,11 @@ impl Registry {
             .map(|p| p.channel.clone())
     }
 
+    /// Players in a room now.
+    pub fn room_peers(&self, room: &str) -> usize {
+        self.rooms.get(room).map_or(0, Vec::len)
+    }
+
     /// Rooms open now.
     pub fn room_count(&self) -> usize {
         self.rooms.len()

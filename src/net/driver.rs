@@ -164,7 +164,7 @@ impl Driver {
                     return Ok(outcome);
                 }
             }
-            self.connect_if_due()?;
+            self.connect_if_due().await?;
             self.poll_transport(on_event)?;
             self.take_turn(mover, on_event)?;
             self.claim_if_late(on_event)?;
@@ -172,11 +172,18 @@ impl Driver {
         }
     }
 
-    fn connect_if_due(&mut self) -> Result<(), DriverError> {
+    async fn connect_if_due(&mut self) -> Result<(), DriverError> {
         if self.cutter.0.swap(false, Ordering::SeqCst) && self.transport.is_some() {
             self.lose_connection();
         }
-        if self.transport.as_ref().is_some_and(Transport::is_finished) {
+        if let Some(failure) = self.transport.as_mut().and_then(Transport::take_failure) {
+            tracing::info!("connection ended: {failure}");
+            // A full room will not empty itself for a third player.
+            if !self.ever_connected && super::transport::room_is_full(&self.config.room_url).await == Some(true) {
+                return Err(DriverError::Disconnected(
+                    "the room is full: two players are already in it".to_string(),
+                ));
+            }
             self.lose_connection();
         }
         if !self.ever_connected {

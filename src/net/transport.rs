@@ -65,6 +65,19 @@ impl Transport {
         self.loop_task.is_finished()
     }
 
+    /// Why the socket ended, once it has (taken once).
+    pub fn take_failure(&mut self) -> Option<String> {
+        if !self.loop_task.is_finished() {
+            return None;
+        }
+        let result = futures::FutureExt::now_or_never(&mut self.loop_task)?;
+        Some(match result {
+            Ok(Ok(())) => "the connection closed".to_string(),
+            Ok(Err(e)) => e.to_string(),
+            Err(e) => format!("the connection task failed: {e}"),
+        })
+    }
+
     /// Everything that happened since the last poll.
     pub fn poll(&mut self) -> Vec<TransportEvent> {
         let mut events = Vec::new();
@@ -104,4 +117,24 @@ impl Drop for Transport {
     fn drop(&mut self) {
         self.loop_task.abort();
     }
+}
+
+/// Asks the signaling server whether a room is full (`GET /room/ROOM`), to
+/// explain a refused connection. `None` when the server cannot say.
+pub async fn room_is_full(room_url: &str) -> Option<bool> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let rest = room_url.strip_prefix("ws://")?;
+    let (host, room) = rest.split_once('/')?;
+    let connect = tokio::net::TcpStream::connect(host);
+    let mut stream = tokio::time::timeout(std::time::Duration::from_secs(2), connect).await.ok()?.ok()?;
+    let request = format!("GET /room/{room} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.ok()?;
+    let mut response = Vec::new();
+    let mut limited = (&mut stream).take(4096);
+    let read = limited.read_to_end(&mut response);
+    tokio::time::timeout(std::time::Duration::from_secs(2), read).await.ok()?.ok()?;
+    let text = String::from_utf8_lossy(&response);
+    let body = text.split("\r\n\r\n").nth(1)?;
+    let status: serde_json::Value = serde_json::from_str(body.trim()).ok()?;
+    status["full"].as_bool()
 }
