@@ -253,7 +253,8 @@ async fn room_status(Path(room): Path<String>, State(shared): State<Shared>) -> 
         return refuse(StatusCode::BAD_REQUEST, &e.to_string());
     }
     let peers = shared.registry().room_peers(&room);
-    axum::Json(serde_json::json!({ "peers": peers, "full": peers >= registry::ROOM_CAPACITY })).into_response()
+    axum::Json(serde_json::json!({ "peers": peers, "full": peers >= registry::ROOM_CAPACITY }))
+        .into_response()
 }
 
 /// The websocket upgrade for `/<room>`: checks the name and the limits

@@ -179,7 +179,9 @@ impl Driver {
         if let Some(failure) = self.transport.as_mut().and_then(Transport::take_failure) {
             tracing::info!("connection ended: {failure}");
             // A full room will not empty itself for a third player.
-            if !self.ever_connected && super::transport::room_is_full(&self.config.room_url).await == Some(true) {
+            if !self.ever_connected
+                && super::transport::room_is_full(&self.config.room_url).await == Some(true)
+            {
                 return Err(DriverError::Disconnected(
                     "the room is full: two players are already in it".to_string(),
                 ));

@@ -126,13 +126,19 @@ pub async fn room_is_full(room_url: &str) -> Option<bool> {
     let rest = room_url.strip_prefix("ws://")?;
     let (host, room) = rest.split_once('/')?;
     let connect = tokio::net::TcpStream::connect(host);
-    let mut stream = tokio::time::timeout(std::time::Duration::from_secs(2), connect).await.ok()?.ok()?;
+    let mut stream = tokio::time::timeout(std::time::Duration::from_secs(2), connect)
+        .await
+        .ok()?
+        .ok()?;
     let request = format!("GET /room/{room} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.ok()?;
     let mut response = Vec::new();
     let mut limited = (&mut stream).take(4096);
     let read = limited.read_to_end(&mut response);
-    tokio::time::timeout(std::time::Duration::from_secs(2), read).await.ok()?.ok()?;
+    tokio::time::timeout(std::time::Duration::from_secs(2), read)
+        .await
+        .ok()?
+        .ok()?;
     let text = String::from_utf8_lossy(&response);
     let body = text.split("\r\n\r\n").nth(1)?;
     let status: serde_json::Value = serde_json::from_str(body.trim()).ok()?;

@@ -1,0 +1,264 @@
+//! `reversi host`, `join` and `resume` as separate programs over real
+//! WebRTC on loopback, through the embedded or a stand-alone signaling
+//! server.
+
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("reversi-net-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn reversi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+}
+
+/// Starts a host and returns it with its room code (the first stdout line).
+fn start_host(dir: &TempDir, extra: &[&str]) -> (Child, String) {
+    let mut child = reversi()
+        .args([
+            "--data-dir",
+            dir.path("host").to_str().unwrap(),
+            "host",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .args(["--log", dir.path("host.log").to_str().unwrap()])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let code = lines.next().expect("the code line").unwrap();
+    // Keep reading the rest in the background so the host never blocks.
+    std::thread::spawn(move || for _ in lines {});
+    (child, code)
+}
+
+fn join(dir: &TempDir, code: &str, extra: &[&str]) -> Output {
+    reversi()
+        .args([
+            "--data-dir",
+            dir.path("guest").to_str().unwrap(),
+            "join",
+            code,
+        ])
+        .args(["--log", dir.path("guest.log").to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn audit(log: &Path) -> Output {
+    reversi()
+        .args(["audit", log.to_str().unwrap()])
+        .output()
+        .unwrap()
+}
+
+fn wait(child: &mut Child) -> i32 {
+    for _ in 0..600 {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code().unwrap_or(-1);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    panic!("the host did not finish within a minute");
+}
+
+fn play_full_game(name: &str, rules: &[&str]) {
+    let dir = TempDir::new(name);
+    let mut host_args = vec!["--bot", "2"];
+    host_args.extend_from_slice(rules);
+    let (mut host, code) = start_host(&dir, &host_args);
+    let guest = join(&dir, &code, &["--bot", "3"]);
+    assert_eq!(
+        guest.status.code(),
+        Some(0),
+        "guest: {}",
+        text(&guest.stderr)
+    );
+    assert!(
+        text(&guest.stdout).contains("(board finished)"),
+        "{}",
+        text(&guest.stdout)
+    );
+    assert_eq!(wait(&mut host), 0);
+    let host_log = std::fs::read(dir.path("host.log")).unwrap();
+    let guest_log = std::fs::read(dir.path("guest.log")).unwrap();
+    assert_eq!(host_log, guest_log, "both logs identical byte for byte");
+    let report = audit(&dir.path("guest.log"));
+    assert!(report.status.success(), "{}", text(&report.stderr));
+}
+
+#[test]
+fn complete_games_under_othello_classic_and_torus_with_walls() {
+    play_full_game("othello", &[]);
+    play_full_game("classic", &["--rules", "classic"]);
+    play_full_game("torus", &["--rules", "torus", "--walls", "a1,h8,c6"]);
+}
+
+#[test]
+fn a_mistyped_code_is_refused_before_any_connection() {
+    let dir = TempDir::new("typo");
+    let output = join(&dir, "K7QF-M2XA-PZ4R-TB6H-C@127.0.0.1:9", &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = text(&output.stderr);
+    assert!(err.contains("typo") || err.contains("room code"), "{err}");
+    let output = join(&dir, "hello", &[]);
+    assert!(text(&output.stderr).contains("17 characters"));
+}
+
+#[test]
+fn a_code_for_a_room_nobody_hosts_times_out_clearly() {
+    let dir = TempDir::new("nobody");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime
+        .block_on(reversi_signaling::start(
+            "127.0.0.1:0".parse().unwrap(),
+            Default::default(),
+        ))
+        .unwrap();
+    let code = reversi::net::room_code::RoomCode::generate("ABCDEFGH", Some(server.addr)).unwrap();
+    let output = join(&dir, &code.to_string(), &["--wait", "2s"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("nobody joined the room within 2 s"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn a_third_player_is_refused_from_a_full_room() {
+    let dir = TempDir::new("third");
+    let (mut host, code) = start_host(&dir, &["--bot", "1", "--move-delay", "200ms"]);
+    let guest_dir = dir.path("guest");
+    let mut guest = reversi()
+        .args([
+            "--data-dir",
+            guest_dir.to_str().unwrap(),
+            "join",
+            &code,
+            "--bot",
+            "1",
+            "--move-delay",
+            "200ms",
+        ])
+        .args(["--log", dir.path("guest.log").to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let third = reversi()
+        .args([
+            "--data-dir",
+            dir.path("third").to_str().unwrap(),
+            "join",
+            &code,
+        ])
+        .args([
+            "--log",
+            dir.path("third.log").to_str().unwrap(),
+            "--wait",
+            "10s",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(third.status.code(), Some(1));
+    assert!(
+        text(&third.stderr).contains("the room is full"),
+        "{}",
+        text(&third.stderr)
+    );
+    let _ = guest.kill();
+    let _ = host.kill();
+    let _ = guest.wait();
+    let _ = host.wait();
+}
+
+#[test]
+fn a_killed_player_resumes_from_its_log_and_the_game_completes() {
+    let dir = TempDir::new("resume");
+    let (mut host, code) = start_host(&dir, &["--bot", "2", "--move-delay", "50ms"]);
+    let guest_dir = dir.path("guest");
+    let guest_log = dir.path("guest.log");
+    let mut guest = reversi()
+        .args([
+            "--data-dir",
+            guest_dir.to_str().unwrap(),
+            "join",
+            &code,
+            "--bot",
+            "2",
+            "--move-delay",
+            "50ms",
+        ])
+        .args(["--log", guest_log.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until some moves are logged, then kill the guest outright.
+    for _ in 0..200 {
+        let lines = std::fs::read_to_string(&guest_log)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines >= 14 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    let killed = Command::new("kill")
+        .args(["-KILL", &guest.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let _ = guest.wait();
+    let resumed = reversi()
+        .args([
+            "--data-dir",
+            guest_dir.to_str().unwrap(),
+            "resume",
+            guest_log.to_str().unwrap(),
+            "--bot",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed.stderr));
+    assert_eq!(wait(&mut host), 0);
+    assert_eq!(
+        std::fs::read(dir.path("host.log")).unwrap(),
+        std::fs::read(&guest_log).unwrap(),
+        "identical logs after the resume"
+    );
+    assert!(audit(&guest_log).status.success());
+}
