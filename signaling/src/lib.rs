@@ -368,6 +368,9 @@ impl SignalingTopology<NoCallbacks, Shared> for TwoPlayerRooms {
             let _ = sender.send(Ok(close(*code, text)));
         }
         let (other, closed) = state.registry().leave(&room, peer_id, ip);
+        // At shutdown the other player is not leaving, the server is: their
+        // direct connection may well go on without us.
+        let other = other.filter(|_| !matches!(ending, Ending::ShuttingDown));
         if let Some(channel) = other {
             let event = JsonPeerEvent::PeerLeft(peer_id).to_string();
             let _ = channel.send(Ok(Message::Text(event.into())));

@@ -33,7 +33,7 @@ pub enum Action {
 }
 
 /// Chooses this side's moves (a person at a terminal, a bot, a test).
-pub trait Mover {
+pub trait Mover: Send {
     /// Called while it is this side's turn; returns an action when one is
     /// ready (never blocks).
     fn poll(&mut self, session: &Session) -> Option<Action>;
@@ -150,7 +150,7 @@ impl Driver {
     pub async fn run(
         &mut self,
         mover: &mut dyn Mover,
-        on_event: &mut dyn FnMut(&Event),
+        on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<Outcome, DriverError> {
         loop {
             if let Some(reason) = self.session.halted() {
@@ -212,7 +212,10 @@ impl Driver {
         self.backoff = (self.backoff * 2).min(BACKOFF_MAX);
     }
 
-    fn poll_transport(&mut self, on_event: &mut dyn FnMut(&Event)) -> Result<(), DriverError> {
+    fn poll_transport(
+        &mut self,
+        on_event: &mut (dyn FnMut(&Event) + Send),
+    ) -> Result<(), DriverError> {
         let events = match &mut self.transport {
             Some(transport) => transport.poll(),
             None => return Ok(()),
@@ -246,7 +249,7 @@ impl Driver {
     fn take_turn(
         &mut self,
         mover: &mut dyn Mover,
-        on_event: &mut dyn FnMut(&Event),
+        on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<(), DriverError> {
         if !self.session.my_turn() {
             self.turn_since = None;
@@ -275,7 +278,10 @@ impl Driver {
         }
     }
 
-    fn claim_if_late(&mut self, on_event: &mut dyn FnMut(&Event)) -> Result<(), DriverError> {
+    fn claim_if_late(
+        &mut self,
+        on_event: &mut (dyn FnMut(&Event) + Send),
+    ) -> Result<(), DriverError> {
         let now = now_ms();
         match self.session.deadline() {
             Some((seat, at)) if seat != self.session.seat() && now >= at => {
@@ -291,7 +297,7 @@ impl Driver {
     fn execute(
         &mut self,
         outputs: Vec<Output>,
-        on_event: &mut dyn FnMut(&Event),
+        on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<(), DriverError> {
         for output in outputs {
             match output {

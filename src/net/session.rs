@@ -21,7 +21,7 @@ use crate::match_log::verify::{MatchVerifier, Phase, VerifyError};
 use crate::match_log::{Identity, PublicKey};
 
 /// Invalid messages tolerated from one connection before it is closed.
-pub const MAX_STRIKES: u32 = 5;
+pub const MAX_STRIKES: u32 = 8;
 
 /// What the host proposes.
 #[derive(Debug, Clone)]

@@ -1,0 +1,413 @@
+//! Two drivers in one process over real WebRTC on loopback: the connection
+//! cut mid-game, the signaling server stopped mid-game, and an adversarial
+//! peer that speaks the protocol.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use reversi::Rules;
+use reversi::bot::Bot;
+use reversi::match_log::Identity;
+use reversi::match_log::log_file::{LogWriter, read_log};
+use reversi::match_log::record::{Body, MoveBody, PROTOCOL_VERSION, Record, RecordContent};
+use reversi::match_log::rules_proposal::RulesProposal;
+use reversi::net::driver::{Action, Driver, DriverConfig, DriverError, Mover, evidence_dir};
+use reversi::net::session::{Event, HostTerms, Output, Session};
+use reversi::net::transport::{IceServers, Transport, TransportEvent};
+use reversi::net::wire::WireMessage;
+use reversi::random_player::SplitMix64;
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("reversi-faults-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+struct BotMover(Bot);
+
+impl Mover for BotMover {
+    fn poll(&mut self, session: &Session) -> Option<Action> {
+        session
+            .position()
+            .and_then(|p| self.0.choose(p))
+            .map(Action::Play)
+    }
+}
+
+/// Plays the first move of the game if it falls to this side, then never again.
+struct FirstMoveOnly;
+
+impl Mover for FirstMoveOnly {
+    fn poll(&mut self, session: &Session) -> Option<Action> {
+        let verifier = session.verifier()?;
+        if !verifier.moves().is_empty() {
+            return None;
+        }
+        session
+            .position()?
+            .legal_moves()
+            .squares()
+            .next()
+            .map(Action::Play)
+    }
+}
+
+fn identity(seed: u64) -> Identity {
+    Identity::from_secret_bytes(&SplitMix64::new(seed).bytes32())
+}
+
+fn config(url: &str, log: PathBuf, delay: Duration) -> DriverConfig {
+    DriverConfig {
+        room_url: url.to_string(),
+        ice: IceServers::default(),
+        log_path: log,
+        move_delay: delay,
+        first_peer_timeout: Some(Duration::from_secs(30)),
+    }
+}
+
+fn host_driver(dir: &TempDir, url: &str, delay: Duration) -> Driver {
+    let terms = HostTerms {
+        proposal: RulesProposal::fixed(Rules::default()),
+        deadline_secs: 3600,
+    };
+    let log = dir.0.join("host.log");
+    let session = Session::host(identity(1), "Ann".into(), terms);
+    Driver::new(
+        session,
+        LogWriter::create(&log).unwrap(),
+        config(url, log, delay),
+    )
+}
+
+fn guest_driver(dir: &TempDir, url: &str, delay: Duration) -> Driver {
+    let prefix = identity(1).public_key().fingerprint().as_compact()[..5].to_string();
+    let log = dir.0.join("guest.log");
+    let session = Session::guest(identity(2), "Ben".into(), prefix);
+    Driver::new(
+        session,
+        LogWriter::create(&log).unwrap(),
+        config(url, log, delay),
+    )
+}
+
+async fn server() -> reversi_signaling::RunningServer {
+    reversi_signaling::start("127.0.0.1:0".parse().unwrap(), Default::default())
+        .await
+        .unwrap()
+}
+
+fn same_logs(dir: &TempDir) {
+    let host = std::fs::read(dir.0.join("host.log")).unwrap();
+    let guest = std::fs::read(dir.0.join("guest.log")).unwrap();
+    assert_eq!(host, guest, "identical logs");
+    let loaded = read_log(&dir.0.join("host.log")).unwrap();
+    let verified = reversi::match_log::verify_log(&loaded.records).unwrap();
+    assert!(verified.end().is_some(), "the game completed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_connection_cut_mid_game_is_restored_and_the_game_completes() {
+    let dir = TempDir::new("cut");
+    let server = server().await;
+    let url = format!("ws://{}/cut-room-123", server.addr);
+    let mut host = host_driver(&dir, &url, Duration::from_millis(30));
+    let mut guest = guest_driver(&dir, &url, Duration::from_millis(30));
+    let cutter = guest.cutter();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        cutter.cut();
+    });
+    let mut host_mover = BotMover(Bot::new(2, 1));
+    let mut guest_mover = BotMover(Bot::new(2, 2));
+    let mut guest_hellos = 0;
+    let mut quiet = |_: &Event| {};
+    let mut count_hellos = |e: &Event| {
+        if matches!(e, Event::PeerIdentified { .. }) {
+            guest_hellos += 1;
+        }
+    };
+    let (h, g) = tokio::join!(
+        host.run(&mut host_mover, &mut quiet),
+        guest.run(&mut guest_mover, &mut count_hellos)
+    );
+    h.unwrap();
+    g.unwrap();
+    assert!(
+        guest_hellos >= 2,
+        "the guest met the host again after the cut"
+    );
+    same_logs(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_goes_on_when_the_signaling_server_stops() {
+    let dir = TempDir::new("nosignal");
+    let server = server().await;
+    let url = format!("ws://{}/gone-room-12", server.addr);
+    let handle = server.shutdown_handle();
+    let mut host = host_driver(&dir, &url, Duration::from_millis(30));
+    let mut guest = guest_driver(&dir, &url, Duration::from_millis(30));
+    let mut host_mover = BotMover(Bot::new(2, 3));
+    let mut guest_mover = BotMover(Bot::new(2, 4));
+    let stopper = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        handle.shutdown();
+        server.stopped().await;
+    });
+    let mut quiet_host = |_: &Event| {};
+    let mut quiet_guest = |_: &Event| {};
+    let (h, g) = tokio::join!(
+        host.run(&mut host_mover, &mut quiet_host),
+        guest.run(&mut guest_mover, &mut quiet_guest)
+    );
+    h.unwrap();
+    g.unwrap();
+    stopper.await.unwrap();
+    same_logs(&dir);
+}
+
+/// The adversary: a real transport and a real guest session, plus forged messages.
+struct Adversary {
+    transport: Transport,
+    session: Session,
+    peer: Option<reversi::net::transport::TransportEvent>,
+    identity: Identity,
+}
+
+impl Adversary {
+    fn send(&mut self, bytes: Vec<u8>) {
+        if let Some(TransportEvent::Connected(peer)) = &self.peer {
+            self.transport.send(*peer, bytes);
+        }
+    }
+
+    fn run_outputs(&mut self, outputs: Vec<Output>) {
+        for output in outputs {
+            if let Output::Send(bytes) = output {
+                self.send(bytes);
+            }
+        }
+    }
+
+    /// Polls until `done` holds.
+    async fn until(&mut self, mut done: impl FnMut(&Session) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !done(&self.session) {
+            assert!(Instant::now() < deadline, "the adversary got stuck");
+            for event in self.transport.poll() {
+                match event {
+                    TransportEvent::Connected(_) if self.peer.is_none() => {
+                        self.peer = Some(event.clone());
+                        let outputs = self.session.connected();
+                        self.run_outputs(outputs);
+                    }
+                    TransportEvent::Received(_, bytes) => {
+                        let outputs = self.session.receive(&bytes, reversi::net::driver::now_ms());
+                        self.run_outputs(outputs);
+                    }
+                    _ => {}
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
+    /// Keeps the connection serviced for a while.
+    async fn pump_for(&mut self, duration: Duration) {
+        let end = Instant::now() + duration;
+        self.until(|_| Instant::now() >= end).await;
+    }
+
+    /// A record for the next place in the log, with any author and body.
+    fn forge(
+        &self,
+        author: reversi::match_log::Seat,
+        signer: &Identity,
+        body: Body,
+        game_id: Option<[u8; 32]>,
+    ) -> Vec<u8> {
+        let v = self.session.verifier().unwrap();
+        let content = RecordContent {
+            version: PROTOCOL_VERSION,
+            game_id: game_id.unwrap_or(v.game_id()),
+            seq: self.session.records().len() as u32,
+            prev: v.last_hash(),
+            author,
+            timestamp_ms: reversi::net::driver::now_ms().max(v.last_timestamp()),
+            body,
+        };
+        WireMessage::Record(Record::sign(content, signer).to_bytes()).encode()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adversarial_peer_is_rejected_reason_by_reason_and_the_honest_side_holds() {
+    let dir = TempDir::new("adversary");
+    let server = server().await;
+    let url = format!("ws://{}/evil-room-12", server.addr);
+    let mut honest = host_driver(&dir, &url, Duration::ZERO);
+    let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let honest_task = tokio::spawn(async move {
+        let result = honest
+            .run(&mut FirstMoveOnly, &mut |e| {
+                let _ = events_tx.send(e.clone());
+            })
+            .await;
+        (result, honest.session().records().len())
+    });
+
+    let prefix = identity(1).public_key().fingerprint().as_compact()[..5].to_string();
+    let mut adversary = Adversary {
+        transport: Transport::open(&url, &IceServers::default()),
+        session: Session::guest(identity(2), "Mallory".into(), prefix),
+        peer: None,
+        identity: identity(2),
+    };
+    // Set up honestly and wait for our turn (the host plays at most the
+    // first move of the game, then never again).
+    adversary.until(|s| s.my_turn()).await;
+    let me = adversary.session.seat();
+
+    // A flood of 10,000 harmless repeats: ignored, no strike, no hang.
+    let genesis = WireMessage::Record(adversary.session.records()[0].to_bytes()).encode();
+    for _ in 0..5_000 {
+        adversary.send(genesis.clone());
+        adversary.send(WireMessage::Ack { records: 1 }.encode());
+    }
+
+    let position = *adversary.session.position().unwrap();
+    let mut legal = position.legal_moves().squares();
+    let (a, b) = (legal.next().unwrap(), legal.next().unwrap());
+    let stranger = identity(99);
+    let mine = adversary.identity.clone();
+    let attacks: Vec<(Vec<u8>, &str)> = vec![
+        (
+            adversary.forge(
+                me,
+                &mine,
+                Body::Move(MoveBody {
+                    square: 0,
+                    position_hash: [0; 32],
+                }),
+                None,
+            ),
+            "is illegal",
+        ),
+        (
+            adversary.forge(
+                me,
+                &mine,
+                Body::Move(MoveBody {
+                    square: a.index(),
+                    position_hash: [5; 32],
+                }),
+                None,
+            ),
+            "position hash",
+        ),
+        (
+            adversary.forge(
+                me,
+                &stranger,
+                Body::Move(MoveBody {
+                    square: a.index(),
+                    position_hash: position.play(a).unwrap().hash().0,
+                }),
+                None,
+            ),
+            "signature is not valid",
+        ),
+        (
+            adversary.forge(me, &mine, Body::Resign, Some([3; 32])),
+            "game id",
+        ),
+        (vec![0u8; 20_000], "more than"),
+        (vec![0xff, 0x13, 0x37], "malformed"),
+    ];
+    for (bytes, _) in &attacks {
+        adversary.send(bytes.clone());
+    }
+    // A real move, then one out of turn, then a second signed move for the same place.
+    let mut fork = adversary.session.clone();
+    let outputs = adversary
+        .session
+        .play(a, reversi::net::driver::now_ms())
+        .unwrap();
+    adversary.run_outputs(outputs);
+    let next = *adversary.session.position().unwrap();
+    let reply = next.legal_moves().squares().next().unwrap();
+    let out_of_turn = adversary.forge(
+        me,
+        &mine,
+        Body::Move(MoveBody {
+            square: reply.index(),
+            position_hash: next.play(reply).unwrap().hash().0,
+        }),
+        None,
+    );
+    adversary.send(out_of_turn);
+    let logged_before_fork = adversary.session.records().len();
+    let equivocation = fork.play(b, reversi::net::driver::now_ms()).unwrap();
+    let fork_bytes = equivocation.into_iter().find_map(|o| match o {
+        Output::Send(bytes) => Some(bytes),
+        _ => None,
+    });
+    adversary.send(fork_bytes.unwrap());
+    adversary.pump_for(Duration::from_secs(2)).await;
+
+    let (result, records) = tokio::time::timeout(Duration::from_secs(20), honest_task)
+        .await
+        .expect("the honest side does not hang")
+        .unwrap();
+    let mut events = Vec::new();
+    while let Ok(e) = events_rx.try_recv() {
+        events.push(e);
+    }
+    let rejected: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rejected(r) => Some(r.clone()),
+            _ => None,
+        })
+        .collect();
+    for (_, reason) in &attacks {
+        assert!(
+            rejected.iter().any(|r| r.contains(reason)),
+            "no rejection mentioning {reason:?} in {rejected:?}"
+        );
+    }
+    assert!(
+        rejected
+            .iter()
+            .any(|r| r.contains("written by the guest, expected the host")),
+        "{rejected:?}"
+    );
+    match result {
+        Err(DriverError::Halted(reason)) => assert!(reason.contains("equivocation"), "{reason}"),
+        other => panic!("expected a halt on equivocation, got {other:?}"),
+    }
+    assert_eq!(
+        records, logged_before_fork,
+        "only the setup and the valid moves were logged"
+    );
+    let evidence = std::fs::read_dir(evidence_dir(&dir.0.join("host.log")))
+        .unwrap()
+        .count();
+    assert!(
+        evidence >= 2 * 8,
+        "evidence saved for every rejection ({evidence} files)"
+    );
+}
