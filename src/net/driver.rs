@@ -19,6 +19,9 @@ use crate::match_log::log_file::{LogFileError, LogWriter};
 /// acknowledgement before leaving.
 const FINAL_ACK_WAIT: Duration = Duration::from_secs(3);
 
+/// The longest the loop sleeps when nothing arrives (moves typed, clocks).
+const TICK: Duration = Duration::from_millis(5);
+
 /// Reconnect delays: 250 ms doubling to 5 s.
 const BACKOFF_FIRST: Duration = Duration::from_millis(250);
 const BACKOFF_MAX: Duration = Duration::from_secs(5);
@@ -168,7 +171,10 @@ impl Driver {
             self.poll_transport(on_event)?;
             self.take_turn(mover, on_event)?;
             self.claim_if_late(on_event)?;
-            tokio::time::sleep(Duration::from_millis(1)).await;
+            match &mut self.transport {
+                Some(transport) => transport.wait(TICK).await,
+                None => tokio::time::sleep(TICK).await,
+            }
         }
     }
 

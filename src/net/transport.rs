@@ -4,7 +4,12 @@
 //! none are needed, and matchbox's default public STUN hosts do not answer
 //! offline.
 
-use matchbox_socket::{MessageLoopFuture, PeerId, PeerState, RtcIceServerConfig, WebRtcSocket};
+use std::time::Duration;
+
+use futures::StreamExt;
+use matchbox_socket::{
+    MessageLoopFuture, PeerId, PeerState, RtcIceServerConfig, WebRtcChannel, WebRtcSocket,
+};
 
 use super::wire::MAX_MESSAGE_BYTES;
 
@@ -33,6 +38,10 @@ pub enum TransportEvent {
 /// One socket in one room.
 pub struct Transport {
     socket: WebRtcSocket,
+    channel: WebRtcChannel,
+    /// Peer changes and packets taken while waiting, not yet polled.
+    pending_changes: Vec<TransportEvent>,
+    pending_packets: Vec<TransportEvent>,
     loop_task: tokio::task::JoinHandle<Result<(), matchbox_socket::Error>>,
 }
 
@@ -46,7 +55,7 @@ impl Transport {
     /// Joins `room_url` (`ws://HOST:PORT/ROOM`); the socket's message loop
     /// runs on the current tokio runtime.
     pub fn open(room_url: &str, ice: &IceServers) -> Transport {
-        let (socket, message_loop): (WebRtcSocket, MessageLoopFuture) =
+        let (mut socket, message_loop): (WebRtcSocket, MessageLoopFuture) =
             WebRtcSocket::builder(room_url)
                 .ice_server(RtcIceServerConfig {
                     urls: ice.urls.clone(),
@@ -57,7 +66,36 @@ impl Transport {
                 .add_reliable_channel()
                 .build();
         let loop_task = tokio::spawn(message_loop);
-        Transport { socket, loop_task }
+        // Owning the channel apart from the socket lets `wait` listen to
+        // both at once.
+        let channel = socket.take_channel(0).expect("one channel was added");
+        Transport {
+            socket,
+            channel,
+            pending_changes: Vec::new(),
+            pending_packets: Vec::new(),
+            loop_task,
+        }
+    }
+
+    /// Waits until something arrives or `timeout` passes, so the caller
+    /// reacts to a packet at once instead of on its next tick.
+    pub async fn wait(&mut self, timeout: Duration) {
+        if !self.pending_changes.is_empty()
+            || !self.pending_packets.is_empty()
+            || self.is_finished()
+        {
+            return;
+        }
+        tokio::select! {
+            Some((peer, packet)) = self.channel.next() => {
+                self.pending_packets.push(TransportEvent::Received(peer, packet.to_vec()));
+            }
+            Some((peer, state)) = self.socket.next() => {
+                self.pending_changes.push(change(peer, state));
+            }
+            _ = tokio::time::sleep(timeout) => {}
+        }
     }
 
     /// Whether the socket has ended (refused, signaling lost with no peer, …).
@@ -78,25 +116,18 @@ impl Transport {
         })
     }
 
-    /// Everything that happened since the last poll.
+    /// Everything that happened since the last poll: peer changes first,
+    /// then packets, each in arrival order.
     pub fn poll(&mut self) -> Vec<TransportEvent> {
-        let mut events = Vec::new();
-        if self.is_finished() {
-            return events;
-        }
-        match self.socket.try_update_peers() {
-            Ok(changes) => {
-                for (peer, state) in changes {
-                    events.push(match state {
-                        PeerState::Connected => TransportEvent::Connected(peer),
-                        PeerState::Disconnected => TransportEvent::Disconnected(peer),
-                    });
-                }
+        let mut events = std::mem::take(&mut self.pending_changes);
+        if !self.is_finished() {
+            if let Ok(changes) = self.socket.try_update_peers() {
+                events.extend(changes.into_iter().map(|(peer, state)| change(peer, state)));
             }
-            Err(_) => return events,
         }
-        if let Ok(channel) = self.socket.get_channel_mut(0) {
-            for (peer, packet) in channel.receive() {
+        events.append(&mut self.pending_packets);
+        if !self.channel.is_closed() {
+            for (peer, packet) in self.channel.receive() {
                 events.push(TransportEvent::Received(peer, packet.to_vec()));
             }
         }
@@ -107,9 +138,18 @@ impl Transport {
     /// disconnect arrives as an event).
     pub fn send(&mut self, peer: PeerId, bytes: Vec<u8>) {
         debug_assert!(bytes.len() <= MAX_MESSAGE_BYTES);
-        if let Ok(channel) = self.socket.get_channel_mut(0) {
-            let _ = channel.try_send(matchbox_socket::Packet::from(bytes), peer);
+        if !self.channel.is_closed() {
+            let _ = self
+                .channel
+                .try_send(matchbox_socket::Packet::from(bytes), peer);
         }
+    }
+}
+
+fn change(peer: PeerId, state: PeerState) -> TransportEvent {
+    match state {
+        PeerState::Connected => TransportEvent::Connected(peer),
+        PeerState::Disconnected => TransportEvent::Disconnected(peer),
     }
 }
 
