@@ -10,7 +10,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Diagnostics go to standard error, quiet unless RUST_LOG asks for more.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-        tracing_subscriber::EnvFilter::new("warn,webrtc=error,webrtc_ice=error")
+        tracing_subscriber::EnvFilter::new("error,reversi=warn,reversi_signaling=warn")
     });
     tracing_subscriber::fmt()
         .with_env_filter(filter)

@@ -362,6 +362,7 @@ async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError>
         }
         Event::Started { color } => eprintln!("the coin is flipped: you play {color}"),
         Event::Rejected(reason) => eprintln!("rejected from the opponent: {reason}"),
+        Event::MoveRefused(reason) => eprintln!("not played: {reason}"),
         Event::PeerRejected(reason) => eprintln!("the opponent rejected: {reason}"),
         Event::Halted(reason) => eprintln!("game halted: {reason}"),
         Event::Ended(outcome) => eprintln!("game over: {}", outcome_text(outcome)),
@@ -385,6 +386,23 @@ mod driver {
     /// A seed for the bot from the clock: bot games need not repeat.
     pub fn seed() -> u64 {
         crate::net::driver::now_ms()
+    }
+}
+
+/// Whose clock runs and how long is left, e.g. `your clock: 23h 59m left`.
+fn clock_text(session: &Session) -> String {
+    match session.deadline() {
+        Some((seat, at)) => {
+            let left = at.saturating_sub(crate::net::driver::now_ms()) / 1000;
+            let left = humantime::format_duration(Duration::from_secs(left));
+            let whose = if seat == session.seat() {
+                "your clock"
+            } else {
+                "opponent's clock"
+            };
+            format!("{whose}: {left} left")
+        }
+        None => "no clock running".to_string(),
     }
 }
 
@@ -437,7 +455,8 @@ impl Mover for StdinMover {
                 .map(|s| s.to_string())
                 .collect();
             eprintln!(
-                "your move ({color}; legal: {}), or 'resign':",
+                "your move ({color}, {}; legal: {}), or 'resign':",
+                clock_text(session),
                 legal.join(" ")
             );
         }

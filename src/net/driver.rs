@@ -278,7 +278,7 @@ impl Driver {
                 self.execute(outputs, on_event)
             }
             Err(e) => {
-                on_event(&Event::Rejected(format!("your move was not played: {e}")));
+                on_event(&Event::MoveRefused(e.to_string()));
                 Ok(())
             }
         }

@@ -96,6 +96,8 @@ pub enum Event {
     Halted(String),
     /// The peer has verified and logged this many records.
     Acknowledged(u32),
+    /// A move this side asked for could not be played (illegal, not its turn).
+    MoveRefused(String),
 }
 
 /// Why a local action cannot be taken.
