@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+pub mod app;
 pub mod bot;
 pub mod cli;
 pub mod data_dir;

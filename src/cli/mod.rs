@@ -33,7 +33,7 @@ pub enum Command {
     Board(board_command::BoardArgs),
     /// Count leaf nodes to a depth (move generator check and speed).
     Perft(perft_command::PerftArgs),
-    /// Play the computer in the terminal (the default without a command).
+    /// Play the computer in the terminal (without a command, the window opens).
     Play(play_command::PlayArgs),
     /// Play a whole game between two local players and write its signed log.
     Selfplay(selfplay_command::SelfplayArgs),
@@ -100,8 +100,30 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Board(args)) => board_command::run(args),
         Some(Command::Perft(args)) => perft_command::run(args),
         Some(Command::Play(args)) => play_command::run(args),
-        None => play_command::run(&play_command::PlayArgs::default()),
+        None => open_window(),
     }
+}
+
+/// Opens the desktop client (what `cargo run --release` starts).
+fn open_window() -> Result<String, CliError> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Reversi")
+            .with_inner_size([1000.0, 720.0])
+            .with_min_inner_size([800.0, 600.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "reversi",
+        options,
+        Box::new(|cc| Ok(Box::new(crate::app::ReversiApp::new(cc)))),
+    )
+    .map_err(|e| {
+        CliError::Network(format!(
+            "cannot open a window ({e}); `reversi play` plays in the terminal"
+        ))
+    })?;
+    Ok(String::new())
 }
 
 /// Parses a per-move deadline such as `5m`, `1h` or `7days` into seconds,

@@ -93,6 +93,9 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
+/// Called with the session and whether a peer is connected.
+type Observer = Box<dyn FnMut(&Session, bool) + Send>;
+
 /// The driver of one side.
 pub struct Driver {
     session: Session,
@@ -108,6 +111,8 @@ pub struct Driver {
     ended_at: Option<Instant>,
     evidence: u32,
     cutter: ConnectionCutter,
+    observer: Option<Observer>,
+    observed: (usize, bool, bool),
 }
 
 impl std::fmt::Debug for Driver {
@@ -135,6 +140,29 @@ impl Driver {
             ended_at: None,
             evidence: 0,
             cutter: ConnectionCutter::default(),
+            observer: None,
+            observed: (usize::MAX, false, false),
+        }
+    }
+
+    /// Calls `observer` with the session (and whether a peer is connected)
+    /// whenever the log grows, the connection changes or the game halts:
+    /// how a window keeps its picture of the game current.
+    pub fn set_observer(&mut self, observer: impl FnMut(&Session, bool) + Send + 'static) {
+        self.observer = Some(Box::new(observer));
+    }
+
+    fn notify_observer(&mut self) {
+        let now = (
+            self.session.records().len(),
+            self.peer.is_some(),
+            self.session.halted().is_some(),
+        );
+        if now != self.observed {
+            self.observed = now;
+            if let Some(observer) = &mut self.observer {
+                observer(&self.session, now.1);
+            }
         }
     }
 
@@ -156,6 +184,7 @@ impl Driver {
         on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<Outcome, DriverError> {
         loop {
+            self.notify_observer();
             if let Some(reason) = self.session.halted() {
                 return Err(DriverError::Halted(reason.to_string()));
             }
@@ -171,6 +200,7 @@ impl Driver {
             self.poll_transport(on_event)?;
             self.take_turn(mover, on_event)?;
             self.claim_if_late(on_event)?;
+            self.notify_observer();
             match &mut self.transport {
                 Some(transport) => transport.wait(TICK).await,
                 None => tokio::time::sleep(TICK).await,

@@ -1,0 +1,139 @@
+//! A game against the computer on this machine. The bot thinks on its own
+//! thread; the window polls for its answer and never waits.
+
+use std::sync::mpsc;
+use std::time::Instant;
+
+use crate::bot::Bot;
+use crate::engine::{Bitboard, Color, Ending, Outcome, PlayError, Position, Rules, Square};
+
+/// A local game.
+pub struct LocalGame {
+    /// The rules.
+    pub rules: Rules,
+    /// The position now.
+    pub position: Position,
+    /// Moves so far.
+    pub moves: Vec<Square>,
+    /// The person's colour.
+    pub human: Color,
+    /// The bot's level.
+    pub level: u8,
+    seed: u64,
+    thinking: Option<mpsc::Receiver<Option<Square>>>,
+    /// Things to tell the player (passes, empty supplies), newest last.
+    pub notices: Vec<String>,
+    /// The discs the last move turned, and when.
+    pub flipped: Option<(Bitboard, Instant)>,
+    resigned: Option<Color>,
+}
+
+impl LocalGame {
+    /// A new game; the bot moves first if the person plays White.
+    pub fn new(rules: Rules, human: Color, level: u8, seed: u64) -> LocalGame {
+        LocalGame {
+            rules,
+            position: rules.start_position(),
+            moves: Vec::new(),
+            human,
+            level,
+            seed,
+            thinking: None,
+            notices: Vec::new(),
+            flipped: None,
+            resigned: None,
+        }
+    }
+
+    /// The result, once the board is finished or someone resigned.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.resigned {
+            Some(color) => Some(
+                self.position
+                    .outcome_with(Ending::Resignation { resigned: color }),
+            ),
+            None => self.position.outcome(),
+        }
+    }
+
+    /// Whether the person may move now.
+    pub fn human_to_move(&self) -> bool {
+        self.resigned.is_none() && self.position.to_move() == Some(self.human)
+    }
+
+    /// Whether the bot is thinking.
+    pub fn bot_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
+    /// The last move played.
+    pub fn last_move(&self) -> Option<Square> {
+        self.moves.last().copied()
+    }
+
+    fn apply(&mut self, square: Square) -> Result<(), PlayError> {
+        let report = self.position.play_with_report(square)?;
+        self.position = report.position;
+        self.moves.push(square);
+        self.flipped = Some((report.flipped, Instant::now()));
+        if let Some(skipped) = report.skipped {
+            let who = if skipped == self.human {
+                "You have"
+            } else {
+                "The computer has"
+            };
+            let why = if self.position.supply(skipped) == Some(0) {
+                "no discs left"
+            } else {
+                "no legal move"
+            };
+            self.notices
+                .push(format!("{who} {why}: {skipped} is skipped."));
+        }
+        Ok(())
+    }
+
+    /// The person plays `square` (only on their turn and only if legal).
+    pub fn play(&mut self, square: Square) -> Result<(), PlayError> {
+        if !self.human_to_move() {
+            return Err(PlayError::GameOver);
+        }
+        self.apply(square)
+    }
+
+    /// The person resigns.
+    pub fn resign(&mut self) {
+        if self.outcome().is_none() {
+            self.resigned = Some(self.human);
+        }
+    }
+
+    /// Starts the bot when it is its turn and plays its answer when ready.
+    /// `wake` is called from the bot's thread when it has answered.
+    pub fn poll_bot(&mut self, wake: impl Fn() + Send + 'static) {
+        if self.resigned.is_some() {
+            return;
+        }
+        if let Some(rx) = &self.thinking {
+            match rx.try_recv() {
+                Ok(Some(square)) => {
+                    self.thinking = None;
+                    let _ = self.apply(square);
+                }
+                Ok(None) | Err(mpsc::TryRecvError::Disconnected) => self.thinking = None,
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+            return;
+        }
+        if self.position.to_move() == Some(!self.human) {
+            let (tx, rx) = mpsc::channel();
+            let position = self.position;
+            let mut bot = Bot::new(self.level, self.seed.wrapping_add(self.moves.len() as u64));
+            std::thread::spawn(move || {
+                let _ = tx.send(bot.choose(&position));
+                wake();
+            });
+            self.thinking = Some(rx);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! Opening a match log: the audit verdict (the same checks as `reversi
+//! audit`) and the game step by step.
+
+use std::path::Path;
+
+use crate::engine::{Position, Square};
+use crate::match_log::audit::audit_log_bytes;
+use crate::match_log::log_file::read_bounded;
+
+/// A verified log, ready to step through.
+#[derive(Debug, Clone)]
+pub struct ViewedLog {
+    /// Players, rules and result in words.
+    pub summary: Vec<String>,
+    /// The position before the first move and after each move.
+    pub positions: Vec<Position>,
+    /// The moves.
+    pub moves: Vec<Square>,
+}
+
+/// Reads, audits and prepares a log; the error is the audit's `record N: reason`.
+pub fn open_log(path: &Path) -> Result<ViewedLog, String> {
+    let bytes = read_bounded(path).map_err(|e| e.to_string())?;
+    let (_, verifier) = audit_log_bytes(&bytes).map_err(|e| e.to_string())?;
+    let draw = verifier.draw().ok_or("the log ends before the coin flip")?;
+    let mut position = draw.rules.start_position();
+    let mut positions = vec![position];
+    let moves: Vec<Square> = verifier.moves().iter().map(|m| m.square).collect();
+    for &square in &moves {
+        position = position.play(square).map_err(|e| e.to_string())?;
+        positions.push(position);
+    }
+    let name = |seat| verifier.player(seat).name.clone();
+    let black = draw.black;
+    let mut summary = vec![
+        format!("✓ all {} records verify", verifier.record_count()),
+        format!("Black: {} — White: {}", name(black), name(black.other())),
+        format!("Rules: {}", draw.rules.options()),
+    ];
+    summary.push(match verifier.end() {
+        Some(end) => format!(
+            "Result: {}",
+            crate::cli::board_command::outcome_text(&end.outcome)
+        ),
+        None => "Result: unfinished".to_string(),
+    });
+    Ok(ViewedLog {
+        summary,
+        positions,
+        moves,
+    })
+}

@@ -1,0 +1,766 @@
+//! The desktop client (eframe/egui). `main.rs` opens it; the app lives
+//! here, one screen at a time. Networking and bot thinking run on their own
+//! threads; the window repaints when they report and is idle otherwise.
+
+pub mod board_view;
+pub mod local_game;
+pub mod log_viewer;
+pub mod network_game;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::data_dir::DataDir;
+use crate::engine::{Color, Outcome, Position, Preset, Rules, Square, format_transcript};
+use crate::net::room_code::RoomCode;
+use crate::net::transport::IceServers;
+use board_view::{BoardMarks, board};
+use local_game::LocalGame;
+use log_viewer::{ViewedLog, open_log};
+use network_game::{NetSettings, NetStart, NetworkGame};
+
+/// How long a flip animation takes.
+const FLIP_TIME: Duration = Duration::from_millis(300);
+
+/// The colour the person asks for against the computer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum ColorChoice {
+    /// Black moves first.
+    #[default]
+    Black,
+    /// White.
+    White,
+    /// Drawn at random.
+    Random,
+}
+
+/// What the app remembers between runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The name opponents see.
+    pub name: String,
+    /// Signaling server URL; empty means the embedded server (LAN play).
+    pub server_url: String,
+    /// STUN/TURN URLs, separated by spaces.
+    pub ice_urls: String,
+    /// TURN user name.
+    pub turn_user: String,
+    /// TURN password.
+    pub turn_password: String,
+    /// Animate flipping discs.
+    pub animations: bool,
+    /// Dark theme.
+    pub dark: bool,
+    /// Computer level, 1–10.
+    pub level: u8,
+    /// Colour against the computer.
+    pub color: ColorChoice,
+    /// The rules preset for new games.
+    pub preset: String,
+    /// Per-move deadline for hosted games, e.g. `1day`.
+    pub deadline: String,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            name: "Player".into(),
+            server_url: String::new(),
+            ice_urls: String::new(),
+            turn_user: String::new(),
+            turn_password: String::new(),
+            animations: true,
+            dark: true,
+            level: 3,
+            color: ColorChoice::Black,
+            preset: "othello".into(),
+            deadline: "1day".into(),
+        }
+    }
+}
+
+/// The key under which settings are stored.
+pub const SETTINGS_KEY: &str = "reversi-settings";
+
+enum Screen {
+    Home,
+    Local(Box<LocalGame>),
+    Network(Box<NetworkGame>),
+    Join {
+        code: String,
+        error: Option<String>,
+    },
+    Viewer {
+        path: String,
+        log: Option<Result<ViewedLog, String>>,
+        step: usize,
+    },
+    Settings,
+}
+
+/// The desktop client.
+pub struct ReversiApp {
+    /// Remembered settings.
+    pub settings: Settings,
+    screen: Screen,
+    data_dir: Option<PathBuf>,
+    listen: SocketAddr,
+    confirm_resign: bool,
+    typed: String,
+    message: Option<String>,
+    seed: u64,
+}
+
+impl ReversiApp {
+    /// The app with remembered settings (if `storage` has them).
+    pub fn new(cc: &eframe::CreationContext<'_>) -> ReversiApp {
+        let settings = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
+            .unwrap_or_default();
+        ReversiApp::with_settings(settings)
+    }
+
+    /// The app with these settings.
+    pub fn with_settings(settings: Settings) -> ReversiApp {
+        ReversiApp {
+            settings,
+            screen: Screen::Home,
+            data_dir: None,
+            listen: "0.0.0.0:3536".parse().expect("valid"),
+            confirm_resign: false,
+            typed: String::new(),
+            message: None,
+            seed: crate::net::driver::now_ms(),
+        }
+    }
+
+    /// Uses this data directory (keys, logs) instead of the default, and
+    /// this address for the embedded signaling server (tests use loopback).
+    pub fn with_data_dir(mut self, dir: PathBuf, listen: SocketAddr) -> ReversiApp {
+        self.data_dir = Some(dir);
+        self.listen = listen;
+        self
+    }
+
+    /// Starts a game against the computer with explicit rules (as the
+    /// Play button does with the chosen preset).
+    pub fn start_local(&mut self, rules: Rules, human: Color) {
+        self.screen = Screen::Local(Box::new(LocalGame::new(
+            rules,
+            human,
+            self.settings.level,
+            self.seed,
+        )));
+    }
+
+    /// Hosts a game with explicit rules and deadline (as the Host button does).
+    pub fn start_host(&mut self, ctx: &egui::Context, rules: Rules, deadline_secs: u32) {
+        match self.net_settings() {
+            Ok(settings) => {
+                let ctx = ctx.clone();
+                let game =
+                    NetworkGame::start(NetStart::Host(rules, deadline_secs), settings, move || {
+                        ctx.request_repaint()
+                    });
+                self.screen = Screen::Network(Box::new(game));
+            }
+            Err(e) => self.message = Some(e),
+        }
+    }
+
+    /// The current network game's state, if one is on screen.
+    pub fn network_snapshot(&self) -> Option<network_game::NetSnapshot> {
+        match &self.screen {
+            Screen::Network(game) => Some(game.snapshot()),
+            _ => None,
+        }
+    }
+
+    /// Joins with a code (as the Join screen does after checking it).
+    pub fn start_join(&mut self, ctx: &egui::Context, code: RoomCode) {
+        match self.net_settings() {
+            Ok(settings) => {
+                let ctx = ctx.clone();
+                let game = NetworkGame::start(NetStart::Join(code), settings, move || {
+                    ctx.request_repaint()
+                });
+                self.screen = Screen::Network(Box::new(game));
+            }
+            Err(e) => self.message = Some(e),
+        }
+    }
+
+    fn net_settings(&self) -> Result<NetSettings, String> {
+        let data_dir = DataDir::resolve(self.data_dir.as_deref()).map_err(|e| e.to_string())?;
+        let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
+        Ok(NetSettings {
+            name: self.settings.name.clone(),
+            server_url: self.settings.server_url.clone(),
+            ice: IceServers {
+                urls: self
+                    .settings
+                    .ice_urls
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+                username: non_empty(&self.settings.turn_user),
+                credential: non_empty(&self.settings.turn_password),
+            },
+            listen: self.listen,
+            data_dir,
+        })
+    }
+
+    fn rules(&self) -> Rules {
+        let preset = self
+            .settings
+            .preset
+            .parse::<Preset>()
+            .unwrap_or(Preset::Othello);
+        Rules::preset(preset)
+    }
+
+    fn home(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Reversi");
+        ui.label("Reversi in all its historic forms, peer to peer, every move signed.");
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            ui.label("Rules:");
+            egui::ComboBox::from_id_salt("preset")
+                .selected_text(self.settings.preset.clone())
+                .show_ui(ui, |ui| {
+                    for preset in Preset::ALL {
+                        ui.selectable_value(
+                            &mut self.settings.preset,
+                            preset.name().to_string(),
+                            preset.name(),
+                        )
+                        .on_hover_text(preset.summary());
+                    }
+                });
+        });
+        if let Ok(preset) = self.settings.preset.parse::<Preset>() {
+            ui.small(preset.summary());
+        }
+        ui.separator();
+        ui.strong("Against the computer");
+        ui.horizontal(|ui| {
+            ui.add(egui::Slider::new(&mut self.settings.level, 1..=10).text("level"));
+            ui.selectable_value(&mut self.settings.color, ColorChoice::Black, "Black");
+            ui.selectable_value(&mut self.settings.color, ColorChoice::White, "White");
+            ui.selectable_value(&mut self.settings.color, ColorChoice::Random, "Random");
+        });
+        if ui.button("Play the computer").clicked() {
+            let human = match self.settings.color {
+                ColorChoice::Black => Color::Black,
+                ColorChoice::White => Color::White,
+                ColorChoice::Random if self.seed % 2 == 0 => Color::Black,
+                ColorChoice::Random => Color::White,
+            };
+            self.start_local(self.rules(), human);
+        }
+        ui.separator();
+        ui.strong("Play a friend");
+        ui.horizontal(|ui| {
+            ui.label("Per-move deadline:");
+            ui.add(egui::TextEdit::singleline(&mut self.settings.deadline).desired_width(80.0));
+        });
+        if ui.button("Host a game").clicked() {
+            match crate::cli::parse_deadline(&self.settings.deadline) {
+                Ok(deadline) => {
+                    let rules = self.rules();
+                    self.start_host(ui.ctx(), rules, deadline);
+                }
+                Err(e) => self.message = Some(e),
+            }
+        }
+        if ui.button("Join a game").clicked() {
+            self.screen = Screen::Join {
+                code: String::new(),
+                error: None,
+            };
+        }
+        ui.separator();
+        if ui.button("Open a match log").clicked() {
+            self.screen = Screen::Viewer {
+                path: String::new(),
+                log: None,
+                step: 0,
+            };
+        }
+        if ui.button("Settings").clicked() {
+            self.screen = Screen::Settings;
+        }
+        self.ongoing_games(ui);
+    }
+
+    /// Network games whose logs have not ended, with a Resume button each.
+    fn ongoing_games(&mut self, ui: &mut egui::Ui) {
+        let Ok(data_dir) = DataDir::resolve(self.data_dir.as_deref()) else {
+            return;
+        };
+        let Ok(entries) = std::fs::read_dir(data_dir.path().join("games")) else {
+            return;
+        };
+        let mut ongoing = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "log") {
+                let unfinished = crate::match_log::log_file::read_log(&path)
+                    .ok()
+                    .and_then(|l| crate::match_log::verify_log(&l.records).ok())
+                    .is_some_and(|v| v.end().is_none() && v.draw().is_some());
+                if unfinished {
+                    ongoing.push(path);
+                }
+            }
+        }
+        if ongoing.is_empty() {
+            return;
+        }
+        ui.separator();
+        ui.strong("Ongoing online games");
+        for path in ongoing {
+            ui.horizontal(|ui| {
+                ui.label(path.file_stem().unwrap_or_default().to_string_lossy());
+                if ui.button("Resume").clicked() {
+                    if let Ok(settings) = self.net_settings() {
+                        let ctx = ui.ctx().clone();
+                        let game = NetworkGame::start(
+                            NetStart::Resume(path.clone()),
+                            settings,
+                            move || ctx.request_repaint(),
+                        );
+                        self.screen = Screen::Network(Box::new(game));
+                    }
+                }
+            });
+        }
+    }
+
+    fn join(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
+        let settings = self.net_settings();
+        let Screen::Join { code, error } = &mut self.screen else {
+            return None;
+        };
+        ui.heading("Join a game");
+        ui.label("Type or paste the code from the host:");
+        let edit = ui.add(
+            egui::TextEdit::singleline(code)
+                .hint_text("K7QF-M2XA-PZ4R-TB6H-C")
+                .desired_width(320.0),
+        );
+        let submit = ui.button("Join").clicked()
+            || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+        if let Some(e) = error {
+            ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), e.as_str());
+        }
+        if ui.button("Back").clicked() {
+            return Some(Screen::Home);
+        }
+        if submit {
+            match code.parse::<RoomCode>() {
+                Err(e) => *error = Some(e.to_string()),
+                Ok(code) => match settings {
+                    Err(e) => *error = Some(e),
+                    Ok(settings) => {
+                        let ctx = ui.ctx().clone();
+                        let game = NetworkGame::start(NetStart::Join(code), settings, move || {
+                            ctx.request_repaint()
+                        });
+                        return Some(Screen::Network(Box::new(game)));
+                    }
+                },
+            }
+        }
+        None
+    }
+
+    fn settings_screen(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
+        ui.heading("Settings");
+        egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
+            ui.label("Your name");
+            ui.text_edit_singleline(&mut self.settings.name);
+            ui.end_row();
+            ui.label("Signaling server (empty: built in, for LAN play)");
+            ui.text_edit_singleline(&mut self.settings.server_url);
+            ui.end_row();
+            ui.label("STUN/TURN servers");
+            ui.text_edit_singleline(&mut self.settings.ice_urls);
+            ui.end_row();
+            ui.label("TURN user");
+            ui.text_edit_singleline(&mut self.settings.turn_user);
+            ui.end_row();
+            ui.label("TURN password");
+            ui.add(egui::TextEdit::singleline(&mut self.settings.turn_password).password(true));
+            ui.end_row();
+        });
+        ui.checkbox(&mut self.settings.animations, "Animate flipping discs");
+        ui.checkbox(&mut self.settings.dark, "Dark theme");
+        if ui.button("Back").clicked() {
+            return Some(Screen::Home);
+        }
+        None
+    }
+
+    fn viewer(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
+        let Screen::Viewer { path, log, step } = &mut self.screen else {
+            return None;
+        };
+        ui.heading("Match log");
+        ui.horizontal(|ui| {
+            ui.label("File:");
+            ui.add(egui::TextEdit::singleline(path).desired_width(360.0));
+            if ui.button("Open").clicked() {
+                *log = Some(open_log(std::path::Path::new(path.trim())));
+                *step = 0;
+            }
+        });
+        let mut back = ui.button("Back").clicked();
+        match log {
+            None => {}
+            Some(Err(e)) => {
+                ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), format!("✗ {e}"));
+            }
+            Some(Ok(viewed)) => {
+                for line in &viewed.summary {
+                    ui.label(line);
+                }
+                ui.horizontal(|ui| {
+                    if ui
+                        .add_enabled(*step > 0, egui::Button::new("◀ Previous"))
+                        .clicked()
+                    {
+                        *step -= 1;
+                    }
+                    ui.label(format!("move {} of {}", *step, viewed.moves.len()));
+                    if ui
+                        .add_enabled(*step < viewed.moves.len(), egui::Button::new("Next ▶"))
+                        .clicked()
+                    {
+                        *step += 1;
+                    }
+                });
+                let position = viewed.positions[*step];
+                let last = step.checked_sub(1).map(|i| viewed.moves[i]);
+                counts_line(ui, &position);
+                board(
+                    ui,
+                    &position,
+                    BoardMarks {
+                        legal: Default::default(),
+                        last,
+                        flipping: None,
+                    },
+                );
+            }
+        }
+        if std::mem::take(&mut back) {
+            return Some(Screen::Home);
+        }
+        None
+    }
+
+    /// Squares typed on the keyboard (`f5`): a square once two characters
+    /// name one.
+    fn typed_square(&mut self, ctx: &egui::Context) -> Option<Square> {
+        let typed: String = ctx.input(|i| {
+            i.events
+                .iter()
+                .filter_map(|e| match e {
+                    egui::Event::Text(t) => Some(t.clone()),
+                    _ => None,
+                })
+                .collect()
+        });
+        for c in typed.chars().filter(|c| c.is_ascii_alphanumeric()) {
+            self.typed.push(c);
+            if self.typed.len() > 2 {
+                self.typed.remove(0);
+            }
+        }
+        let square = self.typed.parse::<Square>().ok();
+        if square.is_some() {
+            self.typed.clear();
+        }
+        square
+    }
+
+    fn local(&mut self, ctx: &egui::Context) -> Option<Screen> {
+        let typed = self.typed_square(ctx);
+        let animations = self.settings.animations;
+        let Screen::Local(game) = &mut self.screen else {
+            return None;
+        };
+        let wake = ctx.clone();
+        game.poll_bot(move || wake.request_repaint());
+        let mut next = None;
+        let outcome = game.outcome();
+        egui::SidePanel::right("status")
+            .min_width(220.0)
+            .show(ctx, |ui| {
+                ui.heading("You vs the computer");
+                ui.label(format!("You play {} · level {}", game.human, game.level));
+                counts_line(ui, &game.position);
+                ui.label(turn_text(
+                    &game.position,
+                    Some(game.human),
+                    outcome.as_ref(),
+                ));
+                if game.bot_thinking() {
+                    ui.label("The computer is thinking…");
+                }
+                supply_line(ui, &game.position);
+                for notice in game.notices.iter().rev().take(3) {
+                    ui.colored_label(egui::Color32::from_rgb(0xe0, 0xb0, 0x40), notice);
+                }
+                ui.separator();
+                ui.label("Moves:");
+                ui.monospace(format_transcript(&game.moves));
+                ui.separator();
+                if let Some(outcome) = &outcome {
+                    end_panel(ui, outcome, Some(game.human), &game.moves);
+                    if ui.button("Rematch (colours swap)").clicked() {
+                        next = Some(Screen::Local(Box::new(LocalGame::new(
+                            game.rules,
+                            !game.human,
+                            game.level,
+                            self.seed.wrapping_add(1),
+                        ))));
+                    }
+                } else if resign_buttons(ui, &mut self.confirm_resign) {
+                    game.resign();
+                }
+                if ui.button("Home").clicked() {
+                    next = Some(Screen::Home);
+                }
+            });
+        egui::CentralPanel::default().show(ctx, |ui| {
+            let legal = if game.human_to_move() {
+                game.position.legal_moves()
+            } else {
+                Default::default()
+            };
+            let flipping =
+                flip_progress(game.flipped.map(|(b, t)| (b, t.elapsed())), animations, ctx);
+            let marks = BoardMarks {
+                legal,
+                last: game.last_move(),
+                flipping,
+            };
+            let clicked = board(ui, &game.position, marks).or(typed.filter(|s| legal.contains(*s)));
+            if let Some(square) = clicked {
+                let _ = game.play(square);
+            }
+        });
+        next
+    }
+
+    fn network(&mut self, ctx: &egui::Context) -> Option<Screen> {
+        let typed = self.typed_square(ctx);
+        let Screen::Network(game) = &mut self.screen else {
+            return None;
+        };
+        let snap = game.snapshot();
+        let mut next = None;
+        egui::SidePanel::right("status").min_width(240.0).show(ctx, |ui| {
+            ui.heading("Online game");
+            if let Some(code) = &snap.code {
+                ui.label("Room code — read it to your friend:");
+                ui.add(egui::Label::new(egui::RichText::new(code).size(22.0).monospace()).selectable(true));
+                if ui.button("Copy code").clicked() {
+                    ui.ctx().copy_text(code.clone());
+                }
+                if ui.button("Copy invite").clicked() {
+                    ui.ctx().copy_text(format!("Play Reversi with me: open Reversi, choose Join a game and enter {code}"));
+                }
+            }
+            ui.label(format!("Status: {}", snap.status));
+            if let Some((name, fingerprint)) = &snap.opponent {
+                ui.label(format!("Opponent: {name} ({fingerprint})"));
+                ui.label(if snap.connected { "connected" } else { "opponent offline" });
+            }
+            if let Some(position) = &snap.position {
+                counts_line(ui, position);
+                ui.label(turn_text(position, snap.my_color, snap.outcome.as_ref()));
+                supply_line(ui, position);
+            }
+            if let Some((mine, at)) = snap.deadline {
+                let left = at.saturating_sub(crate::net::driver::now_ms()) / 1000;
+                let whose = if mine { "Your clock" } else { "Opponent's clock" };
+                ui.label(format!("{whose}: {} left", humantime::format_duration(Duration::from_secs(left))));
+                ui.ctx().request_repaint_after(Duration::from_secs(1));
+            }
+            for notice in snap.notices.iter().rev().take(4) {
+                ui.colored_label(egui::Color32::from_rgb(0xe0, 0xb0, 0x40), notice);
+            }
+            if !snap.moves.is_empty() {
+                ui.label("Moves:");
+                ui.monospace(format_transcript(&snap.moves));
+            }
+            if let Some(error) = &snap.error {
+                ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), error);
+            }
+            if let Some(outcome) = &snap.outcome {
+                end_panel(ui, outcome, snap.my_color, &snap.moves);
+                if let Some(log) = &snap.log {
+                    ui.label(format!("Signed log saved: {}", log.display()));
+                }
+            } else if snap.position.is_some() && snap.error.is_none() && resign_buttons(ui, &mut self.confirm_resign) {
+                game.resign();
+            }
+            if ui.button("Home").clicked() {
+                next = Some(Screen::Home);
+            }
+        });
+        egui::CentralPanel::default().show(ctx, |ui| match &snap.position {
+            Some(position) => {
+                let legal = if snap.my_turn {
+                    position.legal_moves()
+                } else {
+                    Default::default()
+                };
+                let marks = BoardMarks {
+                    legal,
+                    last: snap.moves.last().copied(),
+                    flipping: None,
+                };
+                if let Some(square) =
+                    board(ui, position, marks).or(typed.filter(|s| legal.contains(*s)))
+                {
+                    game.play(square);
+                }
+            }
+            None => {
+                ui.label(
+                    "The board appears once both players are connected and the coin is flipped.",
+                );
+            }
+        });
+        next
+    }
+}
+
+fn counts_line(ui: &mut egui::Ui, position: &Position) {
+    let counts = position.counts();
+    ui.label(format!("Black {} — White {}", counts.black, counts.white));
+}
+
+fn supply_line(ui: &mut egui::Ui, position: &Position) {
+    if let (Some(b), Some(w)) = (position.supply(Color::Black), position.supply(Color::White)) {
+        ui.label(format!("Discs in hand: black {b}, white {w}"));
+    }
+}
+
+fn turn_text(position: &Position, me: Option<Color>, outcome: Option<&Outcome>) -> String {
+    match (position.to_move(), outcome) {
+        (_, Some(_)) | (None, None) => "Game over".to_string(),
+        (Some(c), None) if Some(c) == me => format!("Your move ({c})"),
+        (Some(c), None) => format!("{c} to move"),
+    }
+}
+
+/// Resign with a confirmation; true when confirmed.
+fn resign_buttons(ui: &mut egui::Ui, confirming: &mut bool) -> bool {
+    if !*confirming {
+        if ui.button("Resign").clicked() {
+            *confirming = true;
+        }
+        return false;
+    }
+    ui.label("Really resign?");
+    let mut resigned = false;
+    ui.horizontal(|ui| {
+        if ui.button("Yes, resign").clicked() {
+            resigned = true;
+            *confirming = false;
+        }
+        if ui.button("Cancel").clicked() {
+            *confirming = false;
+        }
+    });
+    resigned
+}
+
+fn end_panel(ui: &mut egui::Ui, outcome: &Outcome, me: Option<Color>, moves: &[Square]) {
+    let verdict = match (outcome.winner, me) {
+        (None, _) => "Draw".to_string(),
+        (Some(w), Some(m)) if w == m => "You win".to_string(),
+        (Some(_), Some(_)) => "You lose".to_string(),
+        (Some(w), None) => format!("{w} wins"),
+    };
+    ui.heading(verdict);
+    ui.label(crate::cli::board_command::outcome_text(outcome));
+    if ui.button("Copy transcript").clicked() {
+        ui.ctx().copy_text(format_transcript(moves));
+    }
+}
+
+/// The flip animation's progress, asking for frames while it runs.
+fn flip_progress(
+    flipped: Option<(crate::engine::Bitboard, Duration)>,
+    animations: bool,
+    ctx: &egui::Context,
+) -> Option<(crate::engine::Bitboard, f32)> {
+    let (discs, elapsed) = flipped?;
+    if !animations || elapsed >= FLIP_TIME {
+        return None;
+    }
+    ctx.request_repaint();
+    Some((discs, elapsed.as_secs_f32() / FLIP_TIME.as_secs_f32()))
+}
+
+impl eframe::App for ReversiApp {
+    fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        ctx.set_theme(if self.settings.dark {
+            egui::Theme::Dark
+        } else {
+            egui::Theme::Light
+        });
+        let next = match &self.screen {
+            Screen::Local(_) => self.local(ctx),
+            Screen::Network(_) => self.network(ctx),
+            _ => {
+                egui::CentralPanel::default()
+                    .show(ctx, |ui| {
+                        egui::ScrollArea::vertical()
+                            .show(ui, |ui| {
+                                let next = match &self.screen {
+                                    Screen::Home => {
+                                        self.home(ui);
+                                        None
+                                    }
+                                    Screen::Join { .. } => self.join(ui),
+                                    Screen::Settings => self.settings_screen(ui),
+                                    Screen::Viewer { .. } => self.viewer(ui),
+                                    _ => None,
+                                };
+                                if let Some(message) = &self.message {
+                                    ui.colored_label(
+                                        egui::Color32::from_rgb(0xe0, 0x60, 0x60),
+                                        message,
+                                    );
+                                }
+                                next
+                            })
+                            .inner
+                    })
+                    .inner
+            }
+        };
+        if let Some(screen) = next {
+            self.screen = screen;
+            self.confirm_resign = false;
+            self.message = None;
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, SETTINGS_KEY, &self.settings);
+    }
+}

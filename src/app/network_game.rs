@@ -1,0 +1,288 @@
+//! A game over the network from the window: the session and its WebRTC
+//! driver run on their own thread with their own async runtime; the window
+//! sends moves over a channel and reads a snapshot that the driver's
+//! observer keeps current.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use crate::data_dir::DataDir;
+use crate::engine::{Color, Outcome, Position, Rules, Square};
+use crate::match_log::Seat;
+use crate::match_log::log_file::{LogWriter, read_log};
+use crate::match_log::rules_proposal::RulesProposal;
+use crate::net::driver::{Action, Driver, DriverConfig, Mover};
+use crate::net::room_code::RoomCode;
+use crate::net::session::{Event, HostTerms, Session};
+use crate::net::transport::IceServers;
+
+/// What the window shows of a network game.
+#[derive(Debug, Clone, Default)]
+pub struct NetSnapshot {
+    /// The room code (host), once known.
+    pub code: Option<String>,
+    /// Progress in words.
+    pub status: String,
+    /// The opponent's name and key fingerprint.
+    pub opponent: Option<(String, String)>,
+    /// Whether the opponent is connected now.
+    pub connected: bool,
+    /// The position, once play has begun.
+    pub position: Option<Position>,
+    /// This side's colour, once drawn.
+    pub my_color: Option<Color>,
+    /// Moves so far.
+    pub moves: Vec<Square>,
+    /// The running deadline: whose seat and when (ms since the epoch).
+    pub deadline: Option<(bool, u64)>,
+    /// The result, once over.
+    pub outcome: Option<Outcome>,
+    /// Why the game stopped, if not normally.
+    pub error: Option<String>,
+    /// Messages for the player, newest last.
+    pub notices: Vec<String>,
+    /// The log file.
+    pub log: Option<PathBuf>,
+    /// Whether it is this side's move.
+    pub my_turn: bool,
+}
+
+/// How to start.
+#[derive(Debug, Clone)]
+pub enum NetStart {
+    /// Host with these rules and deadline (seconds).
+    Host(Rules, u32),
+    /// Join with a checked code.
+    Join(RoomCode),
+    /// Resume a log.
+    Resume(PathBuf),
+}
+
+/// Settings the network needs.
+#[derive(Debug, Clone)]
+pub struct NetSettings {
+    /// Player name.
+    pub name: String,
+    /// Signaling server URL; empty means the embedded server.
+    pub server_url: String,
+    /// ICE servers.
+    pub ice: IceServers,
+    /// Where the embedded server listens (tests use loopback).
+    pub listen: SocketAddr,
+    /// The data directory (key and logs).
+    pub data_dir: DataDir,
+}
+
+/// A running network game.
+pub struct NetworkGame {
+    snapshot: Arc<Mutex<NetSnapshot>>,
+    actions: mpsc::Sender<Action>,
+}
+
+/// The window's moves, delivered to the driver.
+struct ChannelMover(mpsc::Receiver<Action>);
+
+impl Mover for ChannelMover {
+    fn poll(&mut self, _: &Session) -> Option<Action> {
+        self.0.try_recv().ok()
+    }
+}
+
+impl NetworkGame {
+    /// Starts the game's thread; `wake` asks the window to repaint.
+    pub fn start(
+        start: NetStart,
+        settings: NetSettings,
+        wake: impl Fn() + Send + Sync + 'static,
+    ) -> NetworkGame {
+        let snapshot = Arc::new(Mutex::new(NetSnapshot {
+            status: "starting…".into(),
+            ..NetSnapshot::default()
+        }));
+        let (tx, rx) = mpsc::channel();
+        let shared = snapshot.clone();
+        let wake = Arc::new(wake);
+        std::thread::spawn(move || {
+            let result = run(start, settings, rx, shared.clone(), wake.clone());
+            let mut s = shared.lock().unwrap_or_else(|p| p.into_inner());
+            match result {
+                Ok(outcome) => {
+                    s.outcome = Some(outcome);
+                    s.status = "game over".into();
+                }
+                Err(e) => {
+                    s.status = "stopped".into();
+                    s.error = Some(e);
+                }
+            }
+            s.my_turn = false;
+            drop(s);
+            wake();
+        });
+        NetworkGame {
+            snapshot,
+            actions: tx,
+        }
+    }
+
+    /// What to show now.
+    pub fn snapshot(&self) -> NetSnapshot {
+        self.snapshot
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Plays a move (checked by the session).
+    pub fn play(&self, square: Square) {
+        let _ = self.actions.send(Action::Play(square));
+    }
+
+    /// Resigns.
+    pub fn resign(&self) {
+        let _ = self.actions.send(Action::Resign);
+    }
+}
+
+fn set(shared: &Mutex<NetSnapshot>, wake: &(impl Fn() + ?Sized), f: impl FnOnce(&mut NetSnapshot)) {
+    f(&mut shared.lock().unwrap_or_else(|p| p.into_inner()));
+    wake();
+}
+
+fn run(
+    start: NetStart,
+    settings: NetSettings,
+    actions: mpsc::Receiver<Action>,
+    shared: Arc<Mutex<NetSnapshot>>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+) -> Result<Outcome, String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async move {
+        let identity = settings.data_dir.identity().map_err(|e| e.to_string())?;
+        let games = settings.data_dir.path().join("games");
+        std::fs::create_dir_all(&games).map_err(|e| format!("{}: {e}", games.display()))?;
+        let mut embedded = None;
+        let (session, writer, url, log, first_peer_timeout) = match start {
+            NetStart::Host(rules, deadline_secs) => {
+                let (server_url, advertised) = if settings.server_url.trim().is_empty() {
+                    let config = reversi_signaling::Config::default();
+                    let server = match reversi_signaling::start(settings.listen, config).await {
+                        Ok(s) => s,
+                        Err(_) => reversi_signaling::start(SocketAddr::new(settings.listen.ip(), 0), config)
+                            .await
+                            .map_err(|e| e.to_string())?,
+                    };
+                    let port = server.addr.port();
+                    let ip = if settings.listen.ip().is_unspecified() {
+                        if_addrs::get_if_addrs()
+                            .ok()
+                            .and_then(|i| i.into_iter().map(|i| i.ip()).find(|ip| ip.is_ipv4() && !ip.is_loopback()))
+                            .unwrap_or(IpAddr::from([127, 0, 0, 1]))
+                    } else {
+                        settings.listen.ip()
+                    };
+                    let local = if settings.listen.ip().is_unspecified() { IpAddr::from([127, 0, 0, 1]) } else { ip };
+                    embedded = Some(server);
+                    (format!("ws://{}", SocketAddr::new(local, port)), Some(SocketAddr::new(ip, port)))
+                } else {
+                    (settings.server_url.trim().to_string(), None)
+                };
+                let code = RoomCode::generate(identity.public_key().fingerprint().as_compact(), advertised)
+                    .map_err(|e| e.to_string())?;
+                let log = games.join(format!("{}.log", code.room()));
+                let url = format!("{}/{}", server_url.trim_end_matches('/'), code.room());
+                set(&shared, &*wake, |s| {
+                    s.code = Some(code.to_string());
+                    s.status = "waiting for the opponent".into();
+                });
+                let terms = HostTerms {
+                    proposal: RulesProposal::fixed(rules),
+                    deadline_secs,
+                };
+                let session = Session::host(identity, settings.name.clone(), terms);
+                let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
+                (session, writer, url, log, None)
+            }
+            NetStart::Join(code) => {
+                let server_url = match code.server() {
+                    Some(addr) if settings.server_url.trim().is_empty() => format!("ws://{addr}"),
+                    _ if !settings.server_url.trim().is_empty() => settings.server_url.trim().to_string(),
+                    _ => return Err("this code names no server: set the signaling server in Settings".into()),
+                };
+                let log = games.join(format!("{}.log", code.room()));
+                let url = format!("{}/{}", server_url.trim_end_matches('/'), code.room());
+                set(&shared, &*wake, |s| s.status = "connecting".into());
+                let session = Session::guest(identity, settings.name.clone(), code.host_fingerprint_prefix().into());
+                let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
+                (session, writer, url, log, Some(std::time::Duration::from_secs(30)))
+            }
+            NetStart::Resume(log) => {
+                let loaded = read_log(&log).map_err(|e| e.to_string())?;
+                let session = Session::resume(identity, loaded.records.clone()).map_err(|e| e.to_string())?;
+                let room: serde_json::Value = std::fs::read_to_string(log.with_extension("log.room"))
+                    .ok()
+                    .and_then(|t| serde_json::from_str(&t).ok())
+                    .unwrap_or_default();
+                let url = room["room_url"].as_str().ok_or("no room is recorded beside this log")?.to_string();
+                let writer = LogWriter::open_append(&log, &loaded).map_err(|e| e.to_string())?;
+                set(&shared, &*wake, |s| s.status = "reconnecting".into());
+                (session, writer, url, log, None)
+            }
+        };
+        let room = serde_json::json!({ "room_url": url, "embedded_server": embedded.as_ref().map(|s: &reversi_signaling::RunningServer| s.addr.to_string()) });
+        let _ = std::fs::write(log.with_extension("log.room"), format!("{room}\n"));
+        set(&shared, &*wake, |s| s.log = Some(log.clone()));
+        let config = DriverConfig {
+            room_url: url,
+            ice: settings.ice.clone(),
+            log_path: log,
+            move_delay: std::time::Duration::ZERO,
+            first_peer_timeout,
+        };
+        let mut driver = Driver::new(session, writer, config);
+        let observed = shared.clone();
+        let observer_wake = wake.clone();
+        driver.set_observer(move |session, connected| {
+            set(&observed, &*observer_wake, |s| {
+                s.connected = connected;
+                s.position = session.position().copied();
+                s.my_color = session.my_color();
+                s.moves = session.verifier().map(|v| v.moves().iter().map(|m| m.square).collect()).unwrap_or_default();
+                s.deadline = session.deadline().map(|(seat, at)| (seat == session.seat(), at));
+                s.my_turn = session.my_turn();
+                s.status = match (connected, session.position().is_some()) {
+                    (false, _) if s.opponent.is_some() => "opponent offline — reconnecting".into(),
+                    (false, _) => s.status.clone(),
+                    (true, false) => "checking keys and flipping the coin".into(),
+                    (true, true) => "playing".into(),
+                };
+            });
+        });
+        let events = shared.clone();
+        let event_wake = wake.clone();
+        let mut on_event = move |event: &Event| {
+            set(&events, &*event_wake, |s| match event {
+                Event::PeerIdentified { name, fingerprint } => s.opponent = Some((name.clone(), fingerprint.clone())),
+                Event::Started { color } => s.notices.push(format!("The coin is flipped: you play {color}.")),
+                Event::Rejected(r) => s.notices.push(format!("Rejected from the opponent: {r}")),
+                Event::PeerRejected(r) => s.notices.push(format!("The opponent rejected: {r}")),
+                Event::MoveRefused(r) => s.notices.push(format!("Not played: {r}")),
+                Event::Halted(r) => s.notices.push(format!("Game halted: {r}")),
+                Event::Ended(_) | Event::Recorded { .. } | Event::Acknowledged(_) => {}
+            });
+        };
+        let mut mover = ChannelMover(actions);
+        let result = driver.run(&mut mover, &mut on_event).await.map_err(|e| e.to_string());
+        if let Some(server) = embedded {
+            server.shutdown_handle().shutdown();
+        }
+        let _ = Seat::Host;
+        result
+    })
+}

@@ -1,0 +1,339 @@
+//! The desktop client driven through egui_kittest: widgets found by their
+//! accessible labels, real clicks, real threads, a few image snapshots.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use reversi::app::{ReversiApp, Settings};
+use reversi::{Color, Discs, RuleOptions, Rules, Setup};
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("reversi-app-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn app(dir: &TempDir, settings: Settings) -> Harness<'static, ReversiApp> {
+    let dir = dir.0.clone();
+    Harness::builder()
+        .with_size([1000.0, 720.0])
+        .wgpu()
+        .build_eframe(move |_| {
+            ReversiApp::with_settings(settings).with_data_dir(dir, "127.0.0.1:0".parse().unwrap())
+        })
+}
+
+/// Steps the app until `done` holds (threads report asynchronously).
+fn wait_for(
+    harness: &mut Harness<'_, ReversiApp>,
+    what: &str,
+    done: impl Fn(&Harness<'_, ReversiApp>) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !done(harness) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn light() -> Settings {
+    Settings {
+        dark: false,
+        animations: false,
+        level: 1,
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn a_game_against_the_computer_takes_a_legal_click_and_ignores_an_illegal_one() {
+    let dir = TempDir::new("local");
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.snapshot("home");
+    harness.get_by_label("Play the computer").click();
+    harness.run();
+    assert!(harness.query_by_label("Black 2 — White 2").is_some());
+    harness.snapshot("game_start");
+
+    // a1 is not a legal move: nothing happens.
+    harness.get_by_role_and_label(Role::Button, "a1").click();
+    harness.run();
+    assert!(
+        harness.query_by_label("Black 2 — White 2").is_some(),
+        "an illegal square does nothing"
+    );
+
+    harness.get_by_role_and_label(Role::Button, "f5").click();
+    harness.run();
+    assert!(
+        harness.query_by_label("Black 2 — White 2").is_none(),
+        "the counts changed"
+    );
+    wait_for(&mut harness, "the computer's reply", |h| {
+        h.query_by_label("Your move (black)").is_some()
+    });
+    let transcript = harness
+        .get_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .find(|v| v.starts_with("f5") && v.len() == 4);
+    assert!(
+        transcript.is_some(),
+        "the computer answered and the move list shows both moves"
+    );
+}
+
+#[test]
+fn a_forced_pass_shows_its_notice() {
+    let dir = TempDir::new("pass");
+    let mut harness = app(&dir, light());
+    // White cannot move at first, so after black's f3 white is skipped.
+    let setup: Setup = "-------------------O-------O--O---X----X-O-------------X---O---- X"
+        .parse()
+        .unwrap();
+    let options = RuleOptions {
+        discs: Discs::PerPlayer(3),
+        ..RuleOptions::default()
+    };
+    harness
+        .state_mut()
+        .start_local(Rules::new(options, setup).unwrap(), Color::Black);
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "f3").click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label("The computer has no legal move: white is skipped.")
+            .is_some()
+    );
+}
+
+#[test]
+fn hosting_shows_a_code_and_a_copy_button() {
+    let dir = TempDir::new("host");
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Host a game").click();
+    wait_for(&mut harness, "the room code", |h| {
+        h.query_by_label("Copy code").is_some()
+    });
+    let code = harness
+        .state()
+        .network_snapshot()
+        .and_then(|s| s.code)
+        .expect("a code");
+    assert!(
+        code.parse::<reversi::net::room_code::RoomCode>().is_ok(),
+        "{code}"
+    );
+    assert!(harness.query_by_label(&code).is_some(), "the code is shown");
+    assert!(
+        harness
+            .query_by_label("Status: waiting for the opponent")
+            .is_some()
+    );
+}
+
+#[test]
+fn joining_with_a_malformed_code_shows_the_error() {
+    let dir = TempDir::new("join");
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Join a game").click();
+    harness.run();
+    harness.get_by_role(Role::TextInput).focus();
+    harness.run();
+    harness.get_by_role(Role::TextInput).type_text("K7QF-M2XA");
+    harness.run();
+    harness.get_by_label("Join").click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains("a room code has 17 characters")
+            .is_some()
+    );
+}
+
+#[test]
+fn the_log_viewer_steps_through_a_selfplay_game() {
+    let dir = TempDir::new("viewer");
+    let log = dir.0.join("game.log");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args([
+            "--data-dir",
+            dir.0.to_str().unwrap(),
+            "selfplay",
+            "--seed",
+            "5",
+            "--out",
+            log.to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Open a match log").click();
+    harness.run();
+    harness.get_by_role(Role::TextInput).focus();
+    harness.run();
+    harness
+        .get_by_role(Role::TextInput)
+        .type_text(log.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("Open").click();
+    harness.run();
+    if let Some(error) = harness.query_by_label_contains("✗") {
+        panic!("the log did not open: {error:?}");
+    }
+    assert!(harness.query_by_label_contains("records verify").is_some());
+    assert!(harness.query_by_label_contains("move 0 of").is_some());
+    harness.get_by_label("Next ▶").click();
+    harness.run();
+    assert!(harness.query_by_label_contains("move 1 of").is_some());
+    assert!(
+        harness.query_by_label("Black 4 — White 1").is_some(),
+        "the first move is on the board"
+    );
+    harness.get_by_label("◀ Previous").click();
+    harness.run();
+    assert!(harness.query_by_label("Black 2 — White 2").is_some());
+}
+
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn settings_survive_a_restart() {
+    let dir = TempDir::new("settings");
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Settings").click();
+    harness.run();
+    harness.get_by_label("Dark theme").click();
+    harness.run();
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(harness.state_mut(), &mut storage);
+    let restored: Settings = eframe::get_value(&storage, reversi::app::SETTINGS_KEY).unwrap();
+    assert!(restored.dark, "the theme choice was saved");
+    assert_eq!(restored, harness.state().settings);
+}
+
+#[test]
+fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
+    let dir_a = TempDir::new("e2e-host");
+    let dir_b = TempDir::new("e2e-guest");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime
+        .block_on(reversi_signaling::start(
+            "127.0.0.1:0".parse().unwrap(),
+            Default::default(),
+        ))
+        .unwrap();
+    let settings = Settings {
+        server_url: format!("ws://{}", server.addr),
+        ..light()
+    };
+    let mut host = app(
+        &dir_a,
+        Settings {
+            name: "Ann".into(),
+            ..settings.clone()
+        },
+    );
+    let mut guest = app(
+        &dir_b,
+        Settings {
+            name: "Ben".into(),
+            ..settings
+        },
+    );
+    // A short game: three discs each.
+    let setup: Setup = "-------------------O-------O--O---X----X-O-------------X---O---- X"
+        .parse()
+        .unwrap();
+    let options = RuleOptions {
+        discs: Discs::PerPlayer(3),
+        ..RuleOptions::default()
+    };
+    let rules = Rules::new(options, setup).unwrap();
+    let ctx = host.ctx.clone();
+    host.state_mut().start_host(&ctx, rules, 3600);
+    wait_for(&mut host, "the code", |h| {
+        h.state().network_snapshot().and_then(|s| s.code).is_some()
+    });
+    let code = host
+        .state()
+        .network_snapshot()
+        .unwrap()
+        .code
+        .unwrap()
+        .parse()
+        .unwrap();
+    let ctx = guest.ctx.clone();
+    guest.state_mut().start_join(&ctx, code);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "the game did not finish");
+        let mut finished = 0;
+        for harness in [&mut host, &mut guest] {
+            harness.step();
+            let snap = harness.state().network_snapshot().unwrap();
+            assert!(snap.error.is_none(), "{:?}", snap.error);
+            if snap.outcome.is_some() {
+                finished += 1;
+            } else if snap.my_turn {
+                let square = snap
+                    .position
+                    .unwrap()
+                    .legal_moves()
+                    .squares()
+                    .next()
+                    .unwrap();
+                harness
+                    .get_by_role_and_label(Role::Button, &square.to_string())
+                    .click();
+                harness.step();
+            }
+        }
+        if finished == 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let a = host.state().network_snapshot().unwrap();
+    let b = guest.state().network_snapshot().unwrap();
+    assert_eq!(a.outcome, b.outcome);
+    assert_ne!(a.my_color, b.my_color);
+    let log_a = std::fs::read(a.log.unwrap()).unwrap();
+    let log_b = std::fs::read(b.log.unwrap()).unwrap();
+    assert_eq!(log_a, log_b, "both windows wrote the same signed log");
+    wait_for(&mut host, "the result", |h| {
+        h.query_by_label_contains("wins").is_some() || h.query_by_label("Draw").is_some()
+    });
+}
