@@ -198,7 +198,7 @@ fn the_log_viewer_steps_through_a_selfplay_game() {
     harness.run();
     harness.get_by_label("Open").click();
     harness.run();
-    if let Some(error) = harness.query_by_label_contains("✗") {
+    if let Some(error) = harness.query_by_label_contains("Does not verify") {
         panic!("the log did not open: {error:?}");
     }
     assert!(harness.query_by_label_contains("records verify").is_some());
@@ -210,6 +210,10 @@ fn the_log_viewer_steps_through_a_selfplay_game() {
         harness.query_by_label("Black 4 — White 1").is_some(),
         "the first move is on the board"
     );
+    // The file path (a temporary folder) differs from run to run.
+    let path_field = harness.get_by_role(Role::TextInput).rect();
+    harness.mask(path_field);
+    harness.snapshot("log_viewer");
     harness.get_by_label("◀ Previous").click();
     harness.run();
     assert!(harness.query_by_label("Black 2 — White 2").is_some());
@@ -336,4 +340,79 @@ fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
     wait_for(&mut host, "the result", |h| {
         h.query_by_label_contains("wins").is_some() || h.query_by_label("Draw").is_some()
     });
+}
+
+#[test]
+fn custom_rules_and_a_start_position_edited_on_the_board() {
+    let dir = TempDir::new("custom");
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness
+        .get_by_label("Custom rules (individual options, own start position)")
+        .click();
+    harness.run();
+    harness.get_by_label("torus").click();
+    harness.run();
+    // The editor starts from the standard position; a1 becomes black, then white, then a wall.
+    let empty_before = harness_node_count(&harness, "·");
+    harness.get_all_by_label("·").next().unwrap().click();
+    harness.run();
+    assert_eq!(harness_node_count(&harness, "·"), empty_before - 1);
+    assert!(
+        harness.state().settings.setup.starts_with('X'),
+        "a1 is black now: {}",
+        harness.state().settings.setup
+    );
+    harness
+        .get_by_role_and_label(Role::Button, "Play the computer")
+        .click();
+    harness.run();
+    assert!(
+        harness.query_by_label("Black 3 — White 2").is_some(),
+        "the game starts from the edited position"
+    );
+}
+
+fn harness_node_count(harness: &Harness<'_, ReversiApp>, label: &str) -> usize {
+    harness.get_all_by_label(label).count()
+}
+
+#[test]
+fn an_unfinished_game_against_the_computer_is_resumed_after_a_restart() {
+    let dir = TempDir::new("resume-local");
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::Button, "Play the computer")
+        .click();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "f5").click();
+    harness.run();
+    wait_for(&mut harness, "the computer's reply", |h| {
+        h.query_by_label("Your move (black)").is_some()
+    });
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(harness.state_mut(), &mut storage);
+    let settings: Settings = eframe::get_value(&storage, reversi::app::SETTINGS_KEY).unwrap();
+    let saved = settings.saved_game.clone().expect("the game was saved");
+    assert_eq!(saved.moves.len(), 4);
+
+    let mut restarted = app(&dir, settings);
+    restarted.run();
+    restarted
+        .get_by_label("Resume the game against the computer")
+        .click();
+    restarted.run();
+    assert!(restarted.query_by_label("Your move (black)").is_some());
+    let position = reversi::replay(
+        &Rules::default().start_position(),
+        &reversi::parse_transcript(&saved.moves).unwrap(),
+    )
+    .unwrap();
+    let counts = position.counts();
+    assert!(
+        restarted
+            .query_by_label(&format!("Black {} — White {}", counts.black, counts.white))
+            .is_some()
+    );
 }

@@ -93,6 +93,12 @@ impl LocalGame {
         Ok(())
     }
 
+    /// Replays a move from a saved game, whoever made it.
+    pub fn replay_move(&mut self, square: Square) {
+        let _ = self.apply(square);
+        self.flipped = None;
+    }
+
     /// The person plays `square` (only on their turn and only if legal).
     pub fn play(&mut self, square: Square) -> Result<(), PlayError> {
         if !self.human_to_move() {

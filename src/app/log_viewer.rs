@@ -33,7 +33,10 @@ pub fn open_log(path: &Path) -> Result<ViewedLog, String> {
     let name = |seat| verifier.player(seat).name.clone();
     let black = draw.black;
     let mut summary = vec![
-        format!("✓ all {} records verify", verifier.record_count()),
+        format!(
+            "Verified: all {} records verify (signatures, chain, every move)",
+            verifier.record_count()
+        ),
         format!("Black: {} — White: {}", name(black), name(black.other())),
         format!("Rules: {}", draw.rules.options()),
     ];

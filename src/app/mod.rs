@@ -14,7 +14,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::data_dir::DataDir;
-use crate::engine::{Color, Outcome, Position, Preset, Rules, Square, format_transcript};
+use crate::engine::{
+    Color, Outcome, Position, Preset, RuleOptions, Rules, Setup, Square, format_transcript,
+    parse_transcript, replay,
+};
 use crate::net::room_code::RoomCode;
 use crate::net::transport::IceServers;
 use board_view::{BoardMarks, board};
@@ -63,6 +66,68 @@ pub struct Settings {
     pub preset: String,
     /// Per-move deadline for hosted games, e.g. `1day`.
     pub deadline: String,
+    /// Use the individual options below instead of the preset.
+    pub custom: bool,
+    /// Custom options, as on the command line: opening, discs, scoring,
+    /// draw, topology.
+    pub options: [String; 5],
+    /// Custom start position (`<64 cells> X|O`); empty for the standard one.
+    pub setup: String,
+    /// A game against the computer left unfinished, to resume from Home.
+    pub saved_game: Option<SavedGame>,
+}
+
+/// A game against the computer, as remembered between runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedGame {
+    /// Options as on the command line: opening, discs, scoring, draw, topology.
+    pub options: [String; 5],
+    /// The start position text.
+    pub setup: String,
+    /// The moves so far, in transcript notation.
+    pub moves: String,
+    /// Whether the person plays Black.
+    pub human_black: bool,
+    /// The computer's level.
+    pub level: u8,
+}
+
+/// Options as strings (the form settings keep them in).
+fn option_strings(options: RuleOptions) -> [String; 5] {
+    [
+        options.opening.to_string(),
+        options.discs.to_string(),
+        options.scoring.to_string(),
+        options.draw.to_string(),
+        options.topology.to_string(),
+    ]
+}
+
+/// Rules from option strings and setup text, with the reason if they are not valid.
+fn rules_from_strings(options: &[String; 5], setup: &str) -> Result<Rules, String> {
+    let options = RuleOptions {
+        opening: options[0]
+            .parse()
+            .map_err(|e: crate::engine::ParseOptionError| e.to_string())?,
+        discs: options[1]
+            .parse()
+            .map_err(|e: crate::engine::ParseOptionError| e.to_string())?,
+        scoring: options[2]
+            .parse()
+            .map_err(|e: crate::engine::ParseOptionError| e.to_string())?,
+        draw: options[3]
+            .parse()
+            .map_err(|e: crate::engine::ParseOptionError| e.to_string())?,
+        topology: options[4]
+            .parse()
+            .map_err(|e: crate::engine::ParseOptionError| e.to_string())?,
+    };
+    let setup = if setup.trim().is_empty() {
+        Setup::for_opening(options.opening)
+    } else {
+        setup.parse::<Setup>().map_err(|e| e.to_string())?
+    };
+    Rules::new(options, setup).map_err(|e| e.to_string())
 }
 
 impl Default for Settings {
@@ -79,6 +144,10 @@ impl Default for Settings {
             color: ColorChoice::Black,
             preset: "othello".into(),
             deadline: "1day".into(),
+            custom: false,
+            options: option_strings(RuleOptions::default()),
+            setup: String::new(),
+            saved_game: None,
         }
     }
 }
@@ -158,6 +227,27 @@ impl ReversiApp {
         )));
     }
 
+    fn resume_local(&mut self, saved: &SavedGame) {
+        let restored = rules_from_strings(&saved.options, &saved.setup).and_then(|rules| {
+            let moves = parse_transcript(&saved.moves).map_err(|e| e.to_string())?;
+            replay(&rules.start_position(), &moves).map_err(|e| e.to_string())?;
+            let human = if saved.human_black {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut game = LocalGame::new(rules, human, saved.level, self.seed);
+            for square in moves {
+                game.replay_move(square);
+            }
+            Ok(game)
+        });
+        match restored {
+            Ok(game) => self.screen = Screen::Local(Box::new(game)),
+            Err(e) => self.message = Some(format!("the saved game cannot be restored: {e}")),
+        }
+    }
+
     /// Hosts a game with explicit rules and deadline (as the Host button does).
     pub fn start_host(&mut self, ctx: &egui::Context, rules: Rules, deadline_secs: u32) {
         match self.net_settings() {
@@ -216,13 +306,111 @@ impl ReversiApp {
         })
     }
 
-    fn rules(&self) -> Rules {
+    /// The rules chosen on Home: the preset, or the custom options.
+    fn rules(&self) -> Result<Rules, String> {
+        if self.settings.custom {
+            return rules_from_strings(&self.settings.options, &self.settings.setup)
+                .map_err(|e| format!("custom rules: {e}"));
+        }
         let preset = self
             .settings
             .preset
             .parse::<Preset>()
             .unwrap_or(Preset::Othello);
-        Rules::preset(preset)
+        Ok(Rules::preset(preset))
+    }
+
+    /// The individual options and the start-position editor.
+    fn custom_rules(&mut self, ui: &mut egui::Ui) {
+        ui.checkbox(
+            &mut self.settings.custom,
+            "Custom rules (individual options, own start position)",
+        );
+        if !self.settings.custom {
+            return;
+        }
+        let choices: [(&str, &[&str]); 5] = [
+            ("Opening", &["preset", "free", "double"]),
+            ("Discs", &["unlimited", "32", "20", "12"]),
+            ("Scoring", &["count", "empties"]),
+            ("Equal count", &["draw", "black", "white"]),
+            ("Board", &["plane", "torus"]),
+        ];
+        egui::Grid::new("options").num_columns(2).show(ui, |ui| {
+            for (i, (label, values)) in choices.into_iter().enumerate() {
+                ui.label(label);
+                ui.horizontal(|ui| {
+                    for value in values {
+                        ui.selectable_value(
+                            &mut self.settings.options[i],
+                            value.to_string(),
+                            *value,
+                        );
+                    }
+                });
+                ui.end_row();
+            }
+        });
+        ui.label("Start position — click a square to cycle empty, black, white, wall:");
+        let opening = self.settings.options[0].parse().unwrap_or_default();
+        let mut setup = self
+            .settings
+            .setup
+            .parse::<Setup>()
+            .unwrap_or_else(|_| Setup::for_opening(opening));
+        let mut changed = false;
+        egui::Grid::new("editor")
+            .spacing([2.0, 2.0])
+            .show(ui, |ui| {
+                for row in 0..8 {
+                    for column in 0..8 {
+                        let square = Square::from_coords(column, row).expect("in range");
+                        let (label, next) = if setup.walls.contains(square) {
+                            ("#", 0)
+                        } else if setup.black.contains(square) {
+                            ("●", 2)
+                        } else if setup.white.contains(square) {
+                            ("○", 3)
+                        } else {
+                            ("·", 1)
+                        };
+                        let button = egui::Button::new(label).min_size(egui::vec2(22.0, 22.0));
+                        if ui.add(button).on_hover_text(square.to_string()).clicked() {
+                            let keep = !square.bit();
+                            setup.black.0 &= keep;
+                            setup.white.0 &= keep;
+                            setup.walls.0 &= keep;
+                            match next {
+                                1 => setup.black = setup.black.with(square),
+                                2 => setup.white = setup.white.with(square),
+                                3 => setup.walls = setup.walls.with(square),
+                                _ => {}
+                            }
+                            changed = true;
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+        ui.horizontal(|ui| {
+            ui.label("First to move:");
+            changed |= ui
+                .selectable_value(&mut setup.to_move, Color::Black, "Black")
+                .changed();
+            changed |= ui
+                .selectable_value(&mut setup.to_move, Color::White, "White")
+                .changed();
+            if ui.button("Standard start").clicked() {
+                self.settings.setup.clear();
+                changed = false;
+            }
+        });
+        if changed {
+            self.settings.setup = setup.to_string();
+        }
+        if let Err(e) = rules_from_strings(&self.settings.options, &self.settings.setup) {
+            ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), e);
+        }
     }
 
     fn home(&mut self, ui: &mut egui::Ui) {
@@ -247,6 +435,7 @@ impl ReversiApp {
         if let Ok(preset) = self.settings.preset.parse::<Preset>() {
             ui.small(preset.summary());
         }
+        self.custom_rules(ui);
         ui.separator();
         ui.strong("Against the computer");
         ui.horizontal(|ui| {
@@ -262,7 +451,15 @@ impl ReversiApp {
                 ColorChoice::Random if self.seed % 2 == 0 => Color::Black,
                 ColorChoice::Random => Color::White,
             };
-            self.start_local(self.rules(), human);
+            match self.rules() {
+                Ok(rules) => self.start_local(rules, human),
+                Err(e) => self.message = Some(e),
+            }
+        }
+        if let Some(saved) = self.settings.saved_game.clone() {
+            if ui.button("Resume the game against the computer").clicked() {
+                self.resume_local(&saved);
+            }
         }
         ui.separator();
         ui.strong("Play a friend");
@@ -272,10 +469,10 @@ impl ReversiApp {
         });
         if ui.button("Host a game").clicked() {
             match crate::cli::parse_deadline(&self.settings.deadline) {
-                Ok(deadline) => {
-                    let rules = self.rules();
-                    self.start_host(ui.ctx(), rules, deadline);
-                }
+                Ok(deadline) => match self.rules() {
+                    Ok(rules) => self.start_host(ui.ctx(), rules, deadline),
+                    Err(e) => self.message = Some(e),
+                },
                 Err(e) => self.message = Some(e),
             }
         }
@@ -425,7 +622,10 @@ impl ReversiApp {
         match log {
             None => {}
             Some(Err(e)) => {
-                ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), format!("✗ {e}"));
+                ui.colored_label(
+                    egui::Color32::from_rgb(0xe0, 0x60, 0x60),
+                    format!("Does not verify: {e}"),
+                );
             }
             Some(Ok(viewed)) => {
                 for line in &viewed.summary {
@@ -610,6 +810,12 @@ impl ReversiApp {
                 end_panel(ui, outcome, snap.my_color, &snap.moves);
                 if let Some(log) = &snap.log {
                     ui.label(format!("Signed log saved: {}", log.display()));
+                    if ui.button("Copy GGF").clicked() {
+                        match crate::cli::export_command::ggf_of_log(log) {
+                            Ok(ggf) => ui.ctx().copy_text(ggf),
+                            Err(e) => self.message = Some(e.to_string()),
+                        }
+                    }
                 }
             } else if snap.position.is_some() && snap.error.is_none() && resign_buttons(ui, &mut self.confirm_resign) {
                 game.resign();
@@ -761,6 +967,15 @@ impl eframe::App for ReversiApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if let Screen::Local(game) = &self.screen {
+            self.settings.saved_game = game.outcome().is_none().then(|| SavedGame {
+                options: option_strings(game.rules.options()),
+                setup: game.rules.start().to_string(),
+                moves: format_transcript(&game.moves),
+                human_black: game.human == Color::Black,
+                level: game.level,
+            });
+        }
         eframe::set_value(storage, SETTINGS_KEY, &self.settings);
     }
 }

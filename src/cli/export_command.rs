@@ -30,6 +30,13 @@ pub struct ExportArgs {
     format: Format,
 }
 
+/// GGF text of the log at `path` (which must audit clean).
+pub fn ggf_of_log(path: &std::path::Path) -> Result<String, CliError> {
+    let bytes = read_bounded(path).map_err(CliError::LogFile)?;
+    let (_, verifier) = audit_log_bytes(&bytes)?;
+    Ok(ggf(&verifier))
+}
+
 /// Runs `reversi export`: the log must verify first.
 pub fn run(args: &ExportArgs) -> Result<String, CliError> {
     let bytes = read_bounded(&args.file).map_err(CliError::LogFile)?;
