@@ -179,6 +179,8 @@ pub struct ReversiApp {
     data_dir: Option<PathBuf>,
     listen: SocketAddr,
     confirm_resign: bool,
+    /// The last network position seen, and the discs its move turned (for the flip animation).
+    seen: Option<(Position, crate::engine::Bitboard, std::time::Instant)>,
     typed: String,
     message: Option<String>,
     seed: u64,
@@ -202,6 +204,7 @@ impl ReversiApp {
             data_dir: None,
             listen: "0.0.0.0:3536".parse().expect("valid"),
             confirm_resign: false,
+            seen: None,
             typed: String::new(),
             message: None,
             seed: crate::net::driver::now_ms(),
@@ -826,6 +829,22 @@ impl ReversiApp {
         });
         egui::CentralPanel::default().show(ctx, |ui| match &snap.position {
             Some(position) => {
+                // Discs that changed colour since the last position seen turn over.
+                if self.seen.as_ref().is_none_or(|(p, _, _)| p != position) {
+                    let flipped = self.seen.as_ref().map_or(0, |(before, _, _)| {
+                        (before.discs(Color::Black).0 & position.discs(Color::White).0)
+                            | (before.discs(Color::White).0 & position.discs(Color::Black).0)
+                    });
+                    self.seen = Some((
+                        *position,
+                        crate::engine::Bitboard(flipped),
+                        std::time::Instant::now(),
+                    ));
+                }
+                let animations = self.settings.animations;
+                let flipping = self.seen.as_ref().and_then(|(_, flipped, at)| {
+                    flip_progress(Some((*flipped, at.elapsed())), animations, ctx)
+                });
                 let legal = if snap.my_turn {
                     position.legal_moves()
                 } else {
@@ -834,7 +853,7 @@ impl ReversiApp {
                 let marks = BoardMarks {
                     legal,
                     last: snap.moves.last().copied(),
-                    flipping: None,
+                    flipping,
                 };
                 if let Some(square) =
                     board(ui, position, marks).or(typed.filter(|s| legal.contains(*s)))

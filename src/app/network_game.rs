@@ -256,6 +256,16 @@ fn run(
                 s.moves = session.verifier().map(|v| v.moves().iter().map(|m| m.square).collect()).unwrap_or_default();
                 s.deadline = session.deadline().map(|(seat, at)| (seat == session.seat(), at));
                 s.my_turn = session.my_turn();
+                // The engine skips a player without a move; say so when the
+                // same colour moves twice running.
+                if let (Some(last), Some(position)) =
+                    (session.verifier().and_then(|v| v.moves().last().copied()), session.position())
+                {
+                    let notice = format!("{} has no legal move and is skipped.", !last.color);
+                    if position.to_move() == Some(last.color) && s.notices.last() != Some(&notice) {
+                        s.notices.push(notice);
+                    }
+                }
                 s.status = match (connected, session.position().is_some()) {
                     (false, _) if s.opponent.is_some() => "opponent offline — reconnecting".into(),
                     (false, _) => s.status.clone(),
