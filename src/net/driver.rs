@@ -276,6 +276,18 @@ impl Driver {
                     let outputs = self.session.receive(&bytes, now_ms());
                     self.execute(outputs, on_event)?;
                 }
+                // A packet can overtake the news that its sender connected
+                // (matchbox reports the two on different channels): a first
+                // packet from a new peer means that peer is connected.
+                TransportEvent::Received(peer, bytes) if self.peer.is_none() => {
+                    self.peer = Some(peer);
+                    self.ever_connected = true;
+                    self.backoff = BACKOFF_FIRST;
+                    let outputs = self.session.connected();
+                    self.execute(outputs, on_event)?;
+                    let outputs = self.session.receive(&bytes, now_ms());
+                    self.execute(outputs, on_event)?;
+                }
                 TransportEvent::Received(..) => {}
             }
         }
