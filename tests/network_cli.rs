@@ -56,8 +56,9 @@ fn start_host(dir: &TempDir, extra: &[&str]) -> (Child, String) {
     (child, code)
 }
 
+/// Runs `join` to the end, killing it (and failing) if it takes over 90 s.
 fn join(dir: &TempDir, code: &str, extra: &[&str]) -> Output {
-    reversi()
+    let child = reversi()
         .args([
             "--data-dir",
             dir.path("guest").to_str().unwrap(),
@@ -66,8 +67,29 @@ fn join(dir: &TempDir, code: &str, extra: &[&str]) -> Output {
         ])
         .args(["--log", dir.path("guest.log").to_str().unwrap()])
         .args(extra)
-        .output()
-        .unwrap()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let id = child.id();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let finished = done.clone();
+    let watchdog = std::thread::spawn(move || {
+        for _ in 0..900 {
+            if finished.load(std::sync::atomic::Ordering::SeqCst) {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = Command::new("kill")
+            .args(["-KILL", &id.to_string()])
+            .status();
+        true
+    });
+    let output = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(!watchdog.join().unwrap(), "join hung and was killed");
+    output
 }
 
 fn text(bytes: &[u8]) -> String {
