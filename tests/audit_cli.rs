@@ -2,6 +2,8 @@
 
 mod support;
 
+use support::TempDir;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -10,26 +12,6 @@ use reversi::match_log::record::{Body, MoveBody, Record};
 use reversi::match_log::verify::verify_log;
 use serde_json::Value;
 use support::logs::finished_game;
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("reversi-cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn reversi(home: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_reversi"))

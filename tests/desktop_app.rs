@@ -1,7 +1,10 @@
 //! The desktop client driven through egui_kittest: widgets found by their
 //! accessible labels, real clicks, real threads, a few image snapshots.
 
-use std::path::PathBuf;
+mod support;
+
+use support::TempDir;
+
 use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
@@ -9,23 +12,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use reversi::app::{ReversiApp, Settings};
 use reversi::{Color, Discs, RuleOptions, Rules, Setup};
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("reversi-app-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn app(dir: &TempDir, settings: Settings) -> Harness<'static, ReversiApp> {
     let dir = dir.0.clone();

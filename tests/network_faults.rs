@@ -2,6 +2,10 @@
 //! cut mid-game, the signaling server stopped mid-game, and an adversarial
 //! peer that speaks the protocol.
 
+mod support;
+
+use support::TempDir;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -16,24 +20,6 @@ use reversi::net::session::{Event, HostTerms, Output, Session};
 use reversi::net::transport::{IceServers, Transport, TransportEvent};
 use reversi::net::wire::WireMessage;
 use reversi::random_player::SplitMix64;
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("reversi-faults-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 struct BotMover(Bot);
 
@@ -214,7 +200,13 @@ impl Adversary {
                         let outputs = self.session.connected();
                         self.run_outputs(outputs);
                     }
-                    TransportEvent::Received(_, bytes) => {
+                    TransportEvent::Received(peer, bytes) => {
+                        // A packet may overtake the connected notice.
+                        if self.peer.is_none() {
+                            self.peer = Some(TransportEvent::Connected(peer));
+                            let outputs = self.session.connected();
+                            self.run_outputs(outputs);
+                        }
                         let outputs = self.session.receive(&bytes, reversi::net::driver::now_ms());
                         self.run_outputs(outputs);
                     }

@@ -3,7 +3,7 @@
 //! sends moves over a channel and reads a snapshot that the driver's
 //! observer keeps current.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -14,6 +14,7 @@ use crate::match_log::Seat;
 use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, Mover};
+use crate::net::embedded_server::start_embedded;
 use crate::net::room_code::RoomCode;
 use crate::net::session::{Event, HostTerms, Session};
 use crate::net::transport::IceServers;
@@ -171,25 +172,10 @@ fn run(
         let (session, writer, url, log, first_peer_timeout) = match start {
             NetStart::Host(rules, deadline_secs) => {
                 let (server_url, advertised) = if settings.server_url.trim().is_empty() {
-                    let config = reversi_signaling::Config::default();
-                    let server = match reversi_signaling::start(settings.listen, config).await {
-                        Ok(s) => s,
-                        Err(_) => reversi_signaling::start(SocketAddr::new(settings.listen.ip(), 0), config)
-                            .await
-                            .map_err(|e| e.to_string())?,
-                    };
-                    let port = server.addr.port();
-                    let ip = if settings.listen.ip().is_unspecified() {
-                        if_addrs::get_if_addrs()
-                            .ok()
-                            .and_then(|i| i.into_iter().map(|i| i.ip()).find(|ip| ip.is_ipv4() && !ip.is_loopback()))
-                            .unwrap_or(IpAddr::from([127, 0, 0, 1]))
-                    } else {
-                        settings.listen.ip()
-                    };
-                    let local = if settings.listen.ip().is_unspecified() { IpAddr::from([127, 0, 0, 1]) } else { ip };
-                    embedded = Some(server);
-                    (format!("ws://{}", SocketAddr::new(local, port)), Some(SocketAddr::new(ip, port)))
+                    let server = start_embedded(settings.listen).await?;
+                    let url = (server.local_url.clone(), Some(server.advertised));
+                    embedded = Some(server.server);
+                    url
                 } else {
                     (settings.server_url.trim().to_string(), None)
                 };

@@ -21,6 +21,7 @@ use crate::engine::{Color, Outcome, parse_transcript};
 use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, Mover};
+use crate::net::embedded_server::start_embedded;
 use crate::net::room_code::RoomCode;
 use crate::net::session::{Event, HostTerms, Session};
 use crate::net::transport::IceServers;
@@ -140,36 +141,11 @@ fn room_url(server: &str, room: &str) -> String {
     format!("{}/{room}", server.trim_end_matches('/'))
 }
 
-/// The first IPv4 address of this machine that is not loopback.
-fn lan_address() -> IpAddr {
-    if_addrs::get_if_addrs()
-        .ok()
-        .and_then(|ifaces| {
-            ifaces
-                .into_iter()
-                .map(|i| i.ip())
-                .find(|ip| ip.is_ipv4() && !ip.is_loopback())
-        })
-        .unwrap_or(IpAddr::from([127, 0, 0, 1]))
-}
-
 fn default_log(data_dir: &DataDir, room: &str) -> Result<PathBuf, CliError> {
     let dir = data_dir.path().join("games");
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::Network(format!("{}: {e}", dir.display())))?;
     Ok(dir.join(format!("{room}.log")))
-}
-
-/// Starts the embedded signaling server, on `listen` or, if that port is
-/// taken, on any free port of the same address.
-async fn embedded_server(listen: SocketAddr) -> Result<reversi_signaling::RunningServer, CliError> {
-    let config = reversi_signaling::Config::default();
-    match reversi_signaling::start(listen, config).await {
-        Ok(server) => Ok(server),
-        Err(_) => reversi_signaling::start(SocketAddr::new(listen.ip(), 0), config)
-            .await
-            .map_err(|e| CliError::Network(e.to_string())),
-    }
 }
 
 /// Runs `reversi host`.
@@ -187,22 +163,13 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
         let (server_url, embedded, advertised) = match &args.server {
             Some(url) => (url.clone(), None, None),
             None => {
-                let server = embedded_server(args.listen).await?;
-                let port = server.addr.port();
-                let ip = if args.listen.ip().is_unspecified() {
-                    lan_address()
-                } else {
-                    args.listen.ip()
-                };
-                let local = if args.listen.ip().is_unspecified() {
-                    IpAddr::from([127, 0, 0, 1])
-                } else {
-                    ip
-                };
+                let embedded = start_embedded(args.listen)
+                    .await
+                    .map_err(CliError::Network)?;
                 (
-                    format!("ws://{}", SocketAddr::new(local, port)),
-                    Some(server),
-                    Some(SocketAddr::new(ip, port)),
+                    embedded.local_url.clone(),
+                    Some(embedded.server),
+                    Some(embedded.advertised),
                 )
             }
         };
@@ -330,7 +297,10 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
         // A host that ran the embedded server starts it again where it was.
         let embedded = match embedded_addr {
             Some(addr) => Some(
-                embedded_server(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port())).await?,
+                start_embedded(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port()))
+                    .await
+                    .map_err(CliError::Network)?
+                    .server,
             ),
             None => None,
         };

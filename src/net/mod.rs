@@ -2,6 +2,7 @@
 //! session (a pure state machine), and the WebRTC transport that drives it.
 
 pub mod driver;
+pub mod embedded_server;
 pub mod room_code;
 pub mod session;
 pub mod transport;

@@ -64,3 +64,27 @@ pub fn grid(rows: &str, to_move: char) -> reversi::Setup {
 pub fn names(bb: reversi::Bitboard) -> Vec<String> {
     bb.squares().map(|s| s.to_string()).collect()
 }
+
+/// A temporary folder, removed when dropped.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    /// A fresh folder named after the test and this process.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("reversi-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temporary folder");
+        TempDir(dir)
+    }
+
+    /// A path inside the folder.
+    pub fn path(&self, name: &str) -> std::path::PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -1,0 +1,52 @@
+//! The signaling server a host runs inside itself when no server is
+//! configured, so two machines on one LAN need nothing else.
+
+use std::net::{IpAddr, SocketAddr};
+
+/// A running embedded server and the addresses to reach it.
+#[derive(Debug)]
+pub struct EmbeddedServer {
+    /// The server (shut it down when the game ends).
+    pub server: reversi_signaling::RunningServer,
+    /// `ws://` URL this program connects to.
+    pub local_url: String,
+    /// The address to put in the room code for the guest.
+    pub advertised: SocketAddr,
+}
+
+/// The first IPv4 address of this machine that is not loopback.
+pub fn lan_address() -> IpAddr {
+    if_addrs::get_if_addrs()
+        .ok()
+        .and_then(|ifaces| {
+            ifaces
+                .into_iter()
+                .map(|i| i.ip())
+                .find(|ip| ip.is_ipv4() && !ip.is_loopback())
+        })
+        .unwrap_or(IpAddr::from([127, 0, 0, 1]))
+}
+
+/// Starts the server on `listen` or, if that port is taken, on any free
+/// port of the same address. With an unspecified address (`0.0.0.0`) the
+/// code advertises this machine's LAN address.
+pub async fn start_embedded(listen: SocketAddr) -> Result<EmbeddedServer, String> {
+    let config = reversi_signaling::Config::default();
+    let server = match reversi_signaling::start(listen, config).await {
+        Ok(server) => server,
+        Err(_) => reversi_signaling::start(SocketAddr::new(listen.ip(), 0), config)
+            .await
+            .map_err(|e| e.to_string())?,
+    };
+    let port = server.addr.port();
+    let (local, advertised) = if listen.ip().is_unspecified() {
+        (IpAddr::from([127, 0, 0, 1]), lan_address())
+    } else {
+        (listen.ip(), listen.ip())
+    };
+    Ok(EmbeddedServer {
+        local_url: format!("ws://{}", SocketAddr::new(local, port)),
+        advertised: SocketAddr::new(advertised, port),
+        server,
+    })
+}
