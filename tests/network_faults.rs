@@ -21,6 +21,13 @@ use reversi::net::transport::{IceServers, Transport, TransportEvent};
 use reversi::net::wire::WireMessage;
 use reversi::random_player::SplitMix64;
 
+/// Fails the test instead of hanging CI.
+async fn within_a_minute<T>(future: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(Duration::from_secs(60), future)
+        .await
+        .expect("the game finished within a minute")
+}
+
 struct BotMover(Bot);
 
 impl Mover for BotMover {
@@ -112,23 +119,29 @@ async fn the_connection_cut_mid_game_is_restored_and_the_game_completes() {
     let mut host = host_driver(&dir, &url, Duration::from_millis(30));
     let mut guest = guest_driver(&dir, &url, Duration::from_millis(30));
     let cutter = guest.cutter();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(1500)).await;
-        cutter.cut();
-    });
     let mut host_mover = BotMover(Bot::new(2, 1));
     let mut guest_mover = BotMover(Bot::new(2, 2));
     let mut guest_hellos = 0;
+    let mut guest_records = 0;
     let mut quiet = |_: &Event| {};
-    let mut count_hellos = |e: &Event| {
-        if matches!(e, Event::PeerIdentified { .. }) {
-            guest_hellos += 1;
+    // Cut once the game is well under way (whatever the machine's speed).
+    let mut count_and_cut = |e: &Event| match e {
+        Event::PeerIdentified { .. } => guest_hellos += 1,
+        Event::Recorded { .. } => {
+            guest_records += 1;
+            if guest_records == 12 {
+                cutter.cut();
+            }
         }
+        _ => {}
     };
-    let (h, g) = tokio::join!(
-        host.run(&mut host_mover, &mut quiet),
-        guest.run(&mut guest_mover, &mut count_hellos)
-    );
+    let (h, g) = within_a_minute(async {
+        tokio::join!(
+            host.run(&mut host_mover, &mut quiet),
+            guest.run(&mut guest_mover, &mut count_and_cut)
+        )
+    })
+    .await;
     h.unwrap();
     g.unwrap();
     assert!(
@@ -148,17 +161,32 @@ async fn the_game_goes_on_when_the_signaling_server_stops() {
     let mut guest = guest_driver(&dir, &url, Duration::from_millis(30));
     let mut host_mover = BotMover(Bot::new(2, 3));
     let mut guest_mover = BotMover(Bot::new(2, 4));
+    // Stop the server once both players are connected and playing (a
+    // server gone during the handshake is a different failure).
+    let started = std::sync::Arc::new(tokio::sync::Notify::new());
+    let both_started = started.clone();
     let stopper = tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(1200)).await;
+        both_started.notified().await;
         handle.shutdown();
         server.stopped().await;
     });
+    let mut records = 0;
     let mut quiet_host = |_: &Event| {};
-    let mut quiet_guest = |_: &Event| {};
-    let (h, g) = tokio::join!(
-        host.run(&mut host_mover, &mut quiet_host),
-        guest.run(&mut guest_mover, &mut quiet_guest)
-    );
+    let mut stop_when_playing = |e: &Event| {
+        if let Event::Recorded { .. } = e {
+            records += 1;
+            if records == 8 {
+                started.notify_one();
+            }
+        }
+    };
+    let (h, g) = within_a_minute(async {
+        tokio::join!(
+            host.run(&mut host_mover, &mut quiet_host),
+            guest.run(&mut guest_mover, &mut stop_when_playing)
+        )
+    })
+    .await;
     h.unwrap();
     g.unwrap();
     stopper.await.unwrap();
