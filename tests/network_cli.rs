@@ -13,6 +13,14 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
+/// One networked game at a time: on a 2-core machine parallel games starve
+/// each other's WebRTC connection checks.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 fn reversi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_reversi"))
 }
@@ -125,6 +133,7 @@ fn play_full_game(name: &str, rules: &[&str]) {
 
 #[test]
 fn complete_games_under_othello_classic_and_torus_with_walls() {
+    let _serial = serial();
     play_full_game("othello", &[]);
     play_full_game("classic", &["--rules", "classic"]);
     play_full_game("torus", &["--rules", "torus", "--walls", "a1,h8,c6"]);
@@ -132,6 +141,7 @@ fn complete_games_under_othello_classic_and_torus_with_walls() {
 
 #[test]
 fn a_mistyped_code_is_refused_before_any_connection() {
+    let _serial = serial();
     let dir = TempDir::new("typo");
     let output = join(&dir, "K7QF-M2XA-PZ4R-TB6H-C@127.0.0.1:9", &[]);
     assert_eq!(output.status.code(), Some(1));
@@ -143,6 +153,7 @@ fn a_mistyped_code_is_refused_before_any_connection() {
 
 #[test]
 fn a_code_for_a_room_nobody_hosts_times_out_clearly() {
+    let _serial = serial();
     let dir = TempDir::new("nobody");
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let server = runtime
@@ -163,6 +174,7 @@ fn a_code_for_a_room_nobody_hosts_times_out_clearly() {
 
 #[test]
 fn a_third_player_is_refused_from_a_full_room() {
+    let _serial = serial();
     let dir = TempDir::new("third");
     let (mut host, code) = start_host(&dir, &["--bot", "1", "--move-delay", "200ms"]);
     let guest_dir = dir.path("guest");
@@ -212,6 +224,7 @@ fn a_third_player_is_refused_from_a_full_room() {
 
 #[test]
 fn a_killed_player_resumes_from_its_log_and_the_game_completes() {
+    let _serial = serial();
     let dir = TempDir::new("resume");
     let (mut host, code) = start_host(&dir, &["--bot", "2", "--move-delay", "50ms"]);
     let guest_dir = dir.path("guest");

@@ -13,11 +13,18 @@ use matchbox_socket::PeerId;
 use super::session::{Event, Output, Session};
 use super::transport::{IceServers, Transport, TransportEvent};
 use crate::engine::{Outcome, Square};
+use crate::match_log::Seat;
 use crate::match_log::log_file::{LogFileError, LogWriter};
 
 /// How long after the end of the game to wait for the peer's last
 /// acknowledgement before leaving.
 const FINAL_ACK_WAIT: Duration = Duration::from_secs(3);
+
+/// How long a guest's socket may go without a peer before it is replaced.
+const PEER_WAIT: Duration = Duration::from_secs(8);
+
+/// Packets kept from a peer that is not (yet) the current one.
+const MAX_WAITING_PACKETS: usize = 64;
 
 /// The longest the loop sleeps when nothing arrives (moves typed, clocks).
 const TICK: Duration = Duration::from_millis(5);
@@ -113,6 +120,10 @@ pub struct Driver {
     cutter: ConnectionCutter,
     observer: Option<Observer>,
     observed: (usize, bool, bool),
+    /// Peers connected besides the current one, with what they sent.
+    waiting: std::collections::HashMap<PeerId, Vec<Vec<u8>>>,
+    /// When the current socket was opened.
+    opened_at: Instant,
 }
 
 impl std::fmt::Debug for Driver {
@@ -142,6 +153,8 @@ impl Driver {
             cutter: ConnectionCutter::default(),
             observer: None,
             observed: (usize::MAX, false, false),
+            waiting: Default::default(),
+            opened_at: Instant::now(),
         }
     }
 
@@ -231,9 +244,21 @@ impl Driver {
                 }
             }
         }
+        // A guest whose socket found no peer for a while starts afresh: a
+        // WebRTC handshake can stall (a starved machine, a lost offer) and
+        // matchbox never gives up on it. The host stays put in the room.
+        let stalled = self.peer.is_none()
+            && self.session.seat() == Seat::Guest
+            && self.opened_at.elapsed() > PEER_WAIT
+            && self.transport.is_some();
+        if stalled {
+            tracing::info!("no peer on this connection; reconnecting");
+            self.lose_connection();
+        }
         if self.transport.is_none() && Instant::now() >= self.reconnect_at {
             tracing::info!(room = %self.config.room_url, "connecting");
             self.transport = Some(Transport::open(&self.config.room_url, &self.config.ice));
+            self.opened_at = Instant::now();
         }
         Ok(())
     }
@@ -241,6 +266,7 @@ impl Driver {
     /// Drops the socket and schedules a new one after the backoff delay.
     fn lose_connection(&mut self) {
         self.transport = None;
+        self.waiting.clear();
         if self.peer.take().is_some() {
             self.session.disconnected();
         }
@@ -259,19 +285,31 @@ impl Driver {
         for event in events {
             match event {
                 TransportEvent::Connected(peer) if self.peer.is_none() => {
-                    self.peer = Some(peer);
-                    self.ever_connected = true;
-                    self.backoff = BACKOFF_FIRST;
-                    let outputs = self.session.connected();
-                    self.execute(outputs, on_event)?;
+                    self.adopt(peer, on_event)?
+                }
+                // A newcomer while the old connection is not yet known to be
+                // dead: keep it (and what it sends) until the old one goes.
+                TransportEvent::Connected(peer) if self.peer != Some(peer) => {
+                    self.waiting.entry(peer).or_default();
                 }
                 TransportEvent::Connected(_) => {}
                 TransportEvent::Disconnected(peer) if self.peer == Some(peer) => {
-                    tracing::info!("peer disconnected; reconnecting");
-                    self.lose_connection();
-                    return Ok(());
+                    self.peer = None;
+                    self.session.disconnected();
+                    if let Some(&next) = self.waiting.keys().next() {
+                        self.adopt(next, on_event)?;
+                    } else if self.session.seat() == Seat::Guest {
+                        // The guest comes back with a fresh socket; the host
+                        // stays in the room and waits for it, so the two
+                        // never chase each other's stale sockets.
+                        tracing::info!("peer disconnected; reconnecting");
+                        self.lose_connection();
+                        return Ok(());
+                    }
                 }
-                TransportEvent::Disconnected(_) => {}
+                TransportEvent::Disconnected(peer) => {
+                    self.waiting.remove(&peer);
+                }
                 TransportEvent::Received(peer, bytes) if self.peer == Some(peer) => {
                     let outputs = self.session.receive(&bytes, now_ms());
                     self.execute(outputs, on_event)?;
@@ -280,16 +318,35 @@ impl Driver {
                 // (matchbox reports the two on different channels): a first
                 // packet from a new peer means that peer is connected.
                 TransportEvent::Received(peer, bytes) if self.peer.is_none() => {
-                    self.peer = Some(peer);
-                    self.ever_connected = true;
-                    self.backoff = BACKOFF_FIRST;
-                    let outputs = self.session.connected();
-                    self.execute(outputs, on_event)?;
-                    let outputs = self.session.receive(&bytes, now_ms());
-                    self.execute(outputs, on_event)?;
+                    self.waiting.entry(peer).or_default().push(bytes);
+                    self.adopt(peer, on_event)?;
                 }
-                TransportEvent::Received(..) => {}
+                TransportEvent::Received(peer, bytes) => {
+                    let queue = self.waiting.entry(peer).or_default();
+                    if queue.len() < MAX_WAITING_PACKETS {
+                        queue.push(bytes);
+                    }
+                }
             }
+        }
+        Ok(())
+    }
+
+    /// Makes `peer` the current peer: introduce ourselves, then handle what
+    /// it already sent.
+    fn adopt(
+        &mut self,
+        peer: PeerId,
+        on_event: &mut (dyn FnMut(&Event) + Send),
+    ) -> Result<(), DriverError> {
+        self.peer = Some(peer);
+        self.ever_connected = true;
+        self.backoff = BACKOFF_FIRST;
+        let outputs = self.session.connected();
+        self.execute(outputs, on_event)?;
+        for bytes in self.waiting.remove(&peer).unwrap_or_default() {
+            let outputs = self.session.receive(&bytes, now_ms());
+            self.execute(outputs, on_event)?;
         }
         Ok(())
     }
