@@ -60,6 +60,22 @@ pub struct PlayFlags {
 }
 
 impl PlayFlags {
+    /// The driver's settings for a room and a log.
+    fn driver_config(
+        &self,
+        room_url: String,
+        log_path: PathBuf,
+        first_peer_timeout: Option<Duration>,
+    ) -> DriverConfig {
+        DriverConfig {
+            room_url,
+            ice: self.ice(),
+            log_path,
+            move_delay: self.move_delay,
+            first_peer_timeout,
+        }
+    }
+
     fn ice(&self) -> IceServers {
         IceServers {
             urls: self.ice_urls.clone(),
@@ -191,13 +207,7 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
         };
         let session = Session::host(identity, args.name.clone(), terms);
         let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
-        let config = DriverConfig {
-            room_url: url,
-            ice: args.play.ice(),
-            log_path: log,
-            move_delay: args.play.move_delay,
-            first_peer_timeout: None,
-        };
+        let config = args.play.driver_config(url, log, None);
         let result = play(Driver::new(session, writer, config), &args.play).await;
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();
@@ -241,13 +251,7 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         code.host_fingerprint_prefix().to_string(),
     );
     let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
-    let config = DriverConfig {
-        room_url: url,
-        ice: args.play.ice(),
-        log_path: log,
-        move_delay: args.play.move_delay,
-        first_peer_timeout: Some(args.wait),
-    };
+    let config = args.play.driver_config(url, log, Some(args.wait));
     runtime()?.block_on(play(Driver::new(session, writer, config), &args.play))
 }
 
@@ -286,13 +290,7 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
         .as_str()
         .and_then(|a| a.parse::<SocketAddr>().ok());
     let writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
-    let config = DriverConfig {
-        room_url: url,
-        ice: args.play.ice(),
-        log_path: args.log.clone(),
-        move_delay: args.play.move_delay,
-        first_peer_timeout: None,
-    };
+    let config = args.play.driver_config(url, args.log.clone(), None);
     runtime()?.block_on(async {
         // A host that ran the embedded server starts it again where it was.
         let embedded = match embedded_addr {

@@ -65,15 +65,7 @@ impl MatchBuilder {
             },
             host_commitment: commitment(&players.host_nonce),
         };
-        let content = RecordContent {
-            version: PROTOCOL_VERSION,
-            game_id: [0; 32],
-            seq: 0,
-            prev: [0; 32],
-            author: Seat::Host,
-            timestamp_ms: now_ms,
-            body: Body::Genesis(genesis),
-        };
+        let content = RecordContent::genesis(genesis, now_ms);
         let record = Record::sign(content, &players.host);
         let verifier = MatchVerifier::start(&record)?;
         let mut builder = MatchBuilder {

@@ -91,6 +91,22 @@ pub struct RecordContent {
     pub body: Body,
 }
 
+impl RecordContent {
+    /// The first record of a game: the host's proposal, with no game id and
+    /// no previous record yet.
+    pub fn genesis(genesis: Genesis, timestamp_ms: u64) -> RecordContent {
+        RecordContent {
+            version: PROTOCOL_VERSION,
+            game_id: [0; 32],
+            seq: 0,
+            prev: [0; 32],
+            author: Seat::Host,
+            timestamp_ms,
+            body: Body::Genesis(genesis),
+        }
+    }
+}
+
 /// The kinds of record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Body {

@@ -677,15 +677,7 @@ impl Session {
             host_commitment: [0; 32],
         };
         genesis.host_commitment = commitment(&host_nonce(&self.identity, &genesis, now_ms));
-        let content = RecordContent {
-            version: PROTOCOL_VERSION,
-            game_id: [0; 32],
-            seq: 0,
-            prev: [0; 32],
-            author: Seat::Host,
-            timestamp_ms: now_ms,
-            body: Body::Genesis(genesis),
-        };
+        let content = RecordContent::genesis(genesis, now_ms);
         Record::sign(content, &self.identity)
     }
 
