@@ -246,15 +246,19 @@ fn a_killed_player_resumes_from_its_log_and_the_game_completes() {
         .spawn()
         .unwrap();
     // Wait until some moves are logged, then kill the guest outright.
-    for _ in 0..200 {
-        let lines = std::fs::read_to_string(&guest_log)
+    // (A cold machine may take several seconds to connect: allow a minute.)
+    let logged = || {
+        std::fs::read_to_string(&guest_log)
             .map(|t| t.lines().count())
-            .unwrap_or(0);
-        if lines >= 14 {
+            .unwrap_or(0)
+    };
+    for _ in 0..2400 {
+        if logged() >= 14 {
             break;
         }
         std::thread::sleep(Duration::from_millis(25));
     }
+    assert!(logged() >= 14, "the game got under way before the kill");
     let killed = Command::new("kill")
         .args(["-KILL", &guest.id().to_string()])
         .status()
