@@ -8,10 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use reversi::match_log::log_file::write_log;
-use reversi::match_log::record::{Body, MoveBody, Record};
-use reversi::match_log::verify::verify_log;
 use serde_json::Value;
-use support::logs::finished_game;
+use support::logs::{equivocating_fork, finished_game};
 
 fn reversi(home: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_reversi"))
@@ -169,27 +167,7 @@ fn comparing_two_files_reports_prefix_and_equivocation() {
     assert!(text(&output.stdout).starts_with("prefix: the second log (15 records)"));
 
     // A fork at record 10, validly signed by the same player.
-    let mut forked = full[..10].to_vec();
-    let position = verify_log(&forked)
-        .unwrap()
-        .current_position()
-        .copied()
-        .unwrap();
-    let content = full[10].content().clone();
-    let Body::Move(MoveBody { square, .. }) = content.body else {
-        panic!("a move")
-    };
-    let other = position
-        .legal_moves()
-        .squares()
-        .find(|s| s.index() != square)
-        .unwrap();
-    let mut fork = content.clone();
-    fork.body = Body::Move(MoveBody {
-        square: other.index(),
-        position_hash: position.play(other).unwrap().hash().0,
-    });
-    forked.push(Record::sign(fork, game.identity(content.author)));
+    let forked = equivocating_fork(&game, 10);
     let c = dir.path("c.log");
     write_log(&c, &forked).unwrap();
     let output = reversi(&dir.0, &["audit", a.to_str().unwrap(), c.to_str().unwrap()]);

@@ -15,8 +15,8 @@ use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::match_log::verify::{Phase, Violation, verify_log};
 use reversi::{Color, Ending, PlayError, Preset, Rules};
 use support::logs::{
-    HOUR_MS, T0, file_text, finished_game, new_game, play_random, players, resign_content,
-    resigned_game, terms, timed_out_game,
+    HOUR_MS, T0, equivocating_fork, file_text, finished_game, new_game, play_random, players,
+    resign_content, resigned_game, terms, timed_out_game,
 };
 
 fn violation(records: &[Record]) -> (usize, Violation) {
@@ -462,28 +462,8 @@ fn comparing_logs_finds_prefixes_divergence_and_equivocation() {
 
     // The player to move at record 10 signs a second, different move there.
     let honest = &full[..11];
-    let mut forked = full[..10].to_vec();
-    let content = full[10].content().clone();
-    let position = verify_log(&full[..10])
-        .unwrap()
-        .current_position()
-        .copied()
-        .unwrap();
-    let Body::Move(MoveBody { square, .. }) = content.body else {
-        panic!("a move")
-    };
-    let other = position
-        .legal_moves()
-        .squares()
-        .find(|s| s.index() != square)
-        .expect("a second legal move");
-    let next = position.play(other).unwrap();
-    let mut fork_content = content.clone();
-    fork_content.body = Body::Move(MoveBody {
-        square: other.index(),
-        position_hash: next.hash().0,
-    });
-    forked.push(Record::sign(fork_content, game.identity(content.author)));
+    let forked = equivocating_fork(&game, 10);
+    let author = full[10].content().author;
     assert!(
         verify_log(&forked).is_ok(),
         "each branch is valid on its own"
@@ -493,7 +473,7 @@ fn comparing_logs_finds_prefixes_divergence_and_equivocation() {
             record: 10,
             proof: Some(proof),
         } => {
-            assert_eq!(proof.seat, content.author);
+            assert_eq!(proof.seat, author);
             assert_ne!(proof.first, proof.second);
         }
         other => panic!("expected an equivocation proof, got {other:?}"),

@@ -48,9 +48,10 @@ fn start_host(dir: &TempDir, extra: &[&str]) -> (Child, String) {
     (child, code)
 }
 
-/// Runs `join` to the end, killing it (and failing) if it takes over 90 s.
-fn join(dir: &TempDir, code: &str, extra: &[&str]) -> Output {
-    let child = reversi()
+/// `reversi join CODE` as the guest, with its data and log in `dir`.
+fn guest_command(dir: &TempDir, code: &str, extra: &[&str]) -> Command {
+    let mut command = reversi();
+    command
         .args([
             "--data-dir",
             dir.path("guest").to_str().unwrap(),
@@ -58,7 +59,13 @@ fn join(dir: &TempDir, code: &str, extra: &[&str]) -> Output {
             code,
         ])
         .args(["--log", dir.path("guest.log").to_str().unwrap()])
-        .args(extra)
+        .args(extra);
+    command
+}
+
+/// Runs `join` to the end, killing it (and failing) if it takes over 90 s.
+fn join(dir: &TempDir, code: &str, extra: &[&str]) -> Output {
+    let child = guest_command(dir, code, extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -177,19 +184,7 @@ fn a_third_player_is_refused_from_a_full_room() {
     let _serial = serial();
     let dir = TempDir::new("third");
     let (mut host, code) = start_host(&dir, &["--bot", "1", "--move-delay", "200ms"]);
-    let guest_dir = dir.path("guest");
-    let mut guest = reversi()
-        .args([
-            "--data-dir",
-            guest_dir.to_str().unwrap(),
-            "join",
-            &code,
-            "--bot",
-            "1",
-            "--move-delay",
-            "200ms",
-        ])
-        .args(["--log", dir.path("guest.log").to_str().unwrap()])
+    let mut guest = guest_command(&dir, &code, &["--bot", "1", "--move-delay", "200ms"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -229,18 +224,7 @@ fn a_killed_player_resumes_from_its_log_and_the_game_completes() {
     let (mut host, code) = start_host(&dir, &["--bot", "2", "--move-delay", "50ms"]);
     let guest_dir = dir.path("guest");
     let guest_log = dir.path("guest.log");
-    let mut guest = reversi()
-        .args([
-            "--data-dir",
-            guest_dir.to_str().unwrap(),
-            "join",
-            &code,
-            "--bot",
-            "2",
-            "--move-delay",
-            "50ms",
-        ])
-        .args(["--log", guest_log.to_str().unwrap()])
+    let mut guest = guest_command(&dir, &code, &["--bot", "2", "--move-delay", "50ms"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -3,8 +3,9 @@
 use reversi::match_log::Identity;
 use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
 use reversi::match_log::log_file::record_line;
-use reversi::match_log::record::{Record, RecordContent, Seat};
+use reversi::match_log::record::{Body, MoveBody, Record, RecordContent, Seat};
 use reversi::match_log::rules_proposal::RulesProposal;
+use reversi::match_log::verify::verify_log;
 use reversi::random_player::{RandomPlayer, SplitMix64};
 use reversi::{Preset, Rules};
 
@@ -90,4 +91,32 @@ pub fn file_text(records: &[Record]) -> String {
 /// `content` re-signed by `identity`.
 pub fn resign_content(content: RecordContent, identity: &Identity) -> Record {
     Record::sign(content, identity)
+}
+
+/// The log up to record `at`, then a different legal move at `at`, validly
+/// signed by the same player who wrote the original: an equivocation.
+pub fn equivocating_fork(game: &MatchBuilder, at: usize) -> Vec<Record> {
+    let full = game.records();
+    let mut forked = full[..at].to_vec();
+    let position = verify_log(&forked)
+        .unwrap()
+        .current_position()
+        .copied()
+        .unwrap();
+    let content = full[at].content().clone();
+    let Body::Move(MoveBody { square, .. }) = content.body else {
+        panic!("record {at} is a move")
+    };
+    let other = position
+        .legal_moves()
+        .squares()
+        .find(|s| s.index() != square)
+        .expect("a second legal move");
+    let mut fork = content.clone();
+    fork.body = Body::Move(MoveBody {
+        square: other.index(),
+        position_hash: position.play(other).unwrap().hash().0,
+    });
+    forked.push(Record::sign(fork, game.identity(content.author)));
+    forked
 }
