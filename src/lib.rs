@@ -9,5 +9,6 @@ pub mod engine;
 pub mod match_log;
 pub mod net;
 pub mod random_player;
+pub mod search;
 
 pub use engine::*;

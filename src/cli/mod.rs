@@ -8,6 +8,7 @@ pub mod perft_command;
 pub mod play_command;
 pub mod rule_args;
 pub mod selfplay_command;
+pub mod solve_command;
 
 use clap::{Parser, Subcommand};
 
@@ -47,6 +48,8 @@ pub enum Command {
     Join(network_commands::JoinArgs),
     /// Resume a networked game from its log after a crash or restart.
     Resume(network_commands::ResumeArgs),
+    /// Solve positions exactly (an .obf file): best move, score, nodes, time.
+    Solve(solve_command::SolveArgs),
 }
 
 /// Everything a command can fail with; printed as one line, exit status 1.
@@ -82,6 +85,9 @@ pub enum CliError {
     /// A networked game could not start or did not end normally.
     #[error("{0}")]
     Network(String),
+    /// A positions file cannot be read or has a malformed line.
+    #[error("{0}")]
+    Positions(String),
     /// Two logs of one game disagree (the text is the full report).
     #[error("{0}")]
     Disputed(String),
@@ -100,6 +106,7 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Board(args)) => board_command::run(args),
         Some(Command::Perft(args)) => perft_command::run(args),
         Some(Command::Play(args)) => play_command::run(args),
+        Some(Command::Solve(args)) => solve_command::run(args),
         None => open_window(),
     }
 }

@@ -65,11 +65,17 @@ impl RuleArgs {
 
     /// Validates the flags into checked rules.
     pub fn rules(&self) -> Result<Rules, RuleArgsError> {
-        let options = self.options();
-        let mut setup = match &self.setup {
+        let setup = match &self.setup {
             Some(text) => text.parse::<Setup>()?,
-            None => Setup::for_opening(options.opening),
+            None => Setup::for_opening(self.options().opening),
         };
+        self.rules_from(setup)
+    }
+
+    /// Checked rules for the options of these flags and the start `setup`
+    /// (with any `--walls` added; `--setup` is not used).
+    pub fn rules_from(&self, mut setup: Setup) -> Result<Rules, RuleArgsError> {
+        let options = self.options();
         if let Some(list) = self.walls.as_deref().filter(|l| !l.trim().is_empty()) {
             let walls = list
                 .split(',')

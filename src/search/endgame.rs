@@ -1,0 +1,392 @@
+//! The exact endgame solver: the final disc difference under perfect play.
+//!
+//! Layers, from the leaves up:
+//! - one empty square: count the flips, no move generation;
+//! - two to [`SMALL`] empties: plain alpha-beta over the empty squares, those
+//!   in quadrants with an odd number of empties first (parity);
+//! - above that: principal-variation search with a transposition table,
+//!   the best move of an earlier visit first, then fastest-first ordering
+//!   (fewest replies for the opponent), stability cut-offs, and enhanced
+//!   transposition cut-offs near the root.
+//!
+//! Scores follow the FFO/Edax convention: disc difference for the side to
+//! move, empty squares credited to the winner.
+
+use super::board::Board;
+use super::transposition::{NO_MOVE, Table};
+use super::{Budget, SearchGeometry};
+
+/// Up to this many empties, the fast layers without a table are used.
+pub const SMALL: u32 = 6;
+/// From this many empties, move ordering uses the (slower) potential
+/// mobility too and enhanced transposition cut-offs are tried.
+const DEEP: u32 = 14;
+/// Scores lie within ±64.
+pub const SCORE_MAX: i32 = 64;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The four 4×4 quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Empty squares in quadrants holding an odd number of empties.
+#[inline(always)]
+fn odd_quadrants(empty: u64) -> u64 {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    odd & empty
+}
+
+/// A solver with its table and node counter; one per thread.
+pub struct Solver<'a, G> {
+    /// The table for exact values.
+    pub table: &'a mut Table,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Set when the budget ran out; the values found since are meaningless.
+    pub aborted: bool,
+    budget: &'a Budget,
+    geometry: std::marker::PhantomData<G>,
+}
+
+impl<'a, G: SearchGeometry> Solver<'a, G> {
+    /// A solver using `table` within `budget`.
+    pub fn new(table: &'a mut Table, budget: &'a Budget) -> Self {
+        Solver {
+            table,
+            nodes: 0,
+            aborted: false,
+            budget,
+            geometry: std::marker::PhantomData,
+        }
+    }
+
+    /// The exact value of `board` and a best move (`None` when the side to
+    /// move must pass or the game is over), or `None` when the budget ran out.
+    pub fn solve(&mut self, board: &Board) -> Option<(i32, Option<u8>)> {
+        self.table.next_generation();
+        let moves = board.moves::<G>();
+        if moves == 0 {
+            let value = self.search(board, -SCORE_MAX, SCORE_MAX);
+            return (!self.aborted).then_some((value, None));
+        }
+        let value = self.search(board, -SCORE_MAX, SCORE_MAX);
+        if self.aborted {
+            return None;
+        }
+        // The root's best move is in the table unless the root was small.
+        let stored = self
+            .table
+            .probe(board.hash())
+            .map(|e| e.best)
+            .filter(|&m| m != NO_MOVE && moves & (1 << m) != 0);
+        let best = match stored {
+            Some(m) => m,
+            None => self.best_move_by_research(board, value)?,
+        };
+        Some((value, Some(best)))
+    }
+
+    /// Finds a move achieving `value` by searching each child with a null
+    /// window (for roots the table did not record).
+    fn best_move_by_research(&mut self, board: &Board, value: i32) -> Option<u8> {
+        let mut moves = board.moves::<G>();
+        while moves != 0 {
+            let index = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let child = board.play(index, G::flips(board.player, board.opponent, index));
+            let v = -self.search(&child, -value - 1, -value + 1);
+            if self.aborted {
+                return None;
+            }
+            if v == value {
+                return Some(index);
+            }
+        }
+        None
+    }
+
+    /// Checks the budget now and then; true when the search must stop.
+    #[inline(always)]
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes & 1023 == 0 && self.budget.exhausted(self.nodes) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// The exact value of `board` within (`alpha`, `beta`), fail-soft.
+    pub fn search(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
+        let empties = board.empties();
+        if empties <= SMALL && board.unlimited() {
+            return self.small(board, alpha, beta, empties);
+        }
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let moves = board.moves::<G>();
+        if moves == 0 {
+            if board.opponent_moves::<G>() == 0 {
+                return board.final_score();
+            }
+            return -self.search(&board.pass(), -beta, -alpha);
+        }
+        self.table_search(board, moves, alpha, beta, empties)
+    }
+
+    fn table_search(
+        &mut self,
+        board: &Board,
+        moves: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        empties: u32,
+    ) -> i32 {
+        // Stability cut-off: the other side keeps its stable discs.
+        let squares = (board.player | board.opponent | board.empty).count_ones() as i32;
+        if alpha >= squares - 2 * 12 {
+            let stable = G::stable(board.opponent, board.player, board.empty).count_ones() as i32;
+            let upper = squares - 2 * stable;
+            if upper <= alpha {
+                return upper;
+            }
+            beta = beta.min(upper);
+        }
+        let key = board.hash();
+        let depth = empties as u8;
+        let mut hash_move = NO_MOVE;
+        if let Some(entry) = self.table.probe(key)
+            && entry.depth == depth
+        {
+            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+            if lower >= beta {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            if lower == upper {
+                return lower;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            hash_move = entry.best;
+        }
+        let (alpha_in, beta_in) = (alpha, beta);
+
+        let mut list = MoveList::default();
+        let mut rest = moves;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let flips = G::flips(board.player, board.opponent, index);
+            let child = board.play(index, flips);
+            let priority = if index == hash_move {
+                1 << 30
+            } else {
+                order_priority::<G>(&child, index, empties)
+            };
+            list.push(index, child, priority);
+        }
+        list.sort();
+
+        // Enhanced transposition cut-off: a child already known to refute.
+        if empties >= DEEP {
+            for k in 0..list.len {
+                let child = &list.children[k];
+                if let Some(entry) = self.table.probe(child.hash())
+                    && u32::from(entry.depth) == empties - 1
+                    && -i32::from(entry.upper) >= beta
+                {
+                    let value = -i32::from(entry.upper);
+                    self.table
+                        .store(key, depth, alpha_in, beta_in, value, list.moves[k]);
+                    return value;
+                }
+            }
+        }
+
+        let mut best = -SCORE_MAX - 1;
+        let mut best_move = NO_MOVE;
+        for k in 0..list.len {
+            let child = list.children[k];
+            let value = if k == 0 {
+                -self.search(&child, -beta, -alpha)
+            } else {
+                let probe = -self.search(&child, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.search(&child, -beta, -probe)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = list.moves[k];
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.table
+            .store(key, depth, alpha_in, beta_in, best, best_move);
+        best
+    }
+
+    /// Alpha-beta without a table for few empties and unlimited discs.
+    fn small(&mut self, board: &Board, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        self.nodes += 1;
+        if empties == 0 {
+            return board.final_score();
+        }
+        if empties == 1 {
+            return last_empty::<G>(board);
+        }
+        let odd = odd_quadrants(board.empty);
+        let mut best = -SCORE_MAX - 1;
+        for group in [odd, board.empty & !odd] {
+            let mut rest = group;
+            while rest != 0 {
+                let index = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let flips = G::flips(board.player, board.opponent, index);
+                if flips == 0 {
+                    continue;
+                }
+                let value = -self.small(&board.play(index, flips), -beta, -alpha, empties - 1);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best > -SCORE_MAX - 1 {
+            return best;
+        }
+        // No move: pass if the other side can move, else the game is over.
+        if board.opponent_moves::<G>() == 0 {
+            return board.final_score();
+        }
+        -self.small(&board.pass(), -beta, -alpha, empties)
+    }
+}
+
+/// The exact value with one empty square left (unlimited discs).
+#[inline(always)]
+fn last_empty<G: SearchGeometry>(board: &Board) -> i32 {
+    let index = board.empty.trailing_zeros() as u8;
+    let diff = board.disc_difference();
+    let mine = G::flips(board.player, board.opponent, index).count_ones() as i32;
+    if mine > 0 {
+        return diff + 2 * mine + 1;
+    }
+    let theirs = G::flips(board.opponent, board.player, index).count_ones() as i32;
+    if theirs > 0 {
+        return diff - 2 * theirs - 1;
+    }
+    match diff.signum() {
+        1 => diff + 1,
+        -1 => diff - 1,
+        _ => 0,
+    }
+}
+
+/// Move-ordering priority after playing `index` (higher first): few replies
+/// for the opponent (counting corners twice), corners, then parity and, deep
+/// in the tree, few empty squares next to our discs.
+#[inline(always)]
+fn order_priority<G: SearchGeometry>(child: &Board, index: u8, empties: u32) -> i32 {
+    let replies = child.moves::<G>();
+    if replies == 0 && child.opponent_moves::<G>() == 0 {
+        // The move ends the game: try wins first, losses last.
+        return (1 << 28) + child.final_score().signum() * -(1 << 20);
+    }
+    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let mut priority = -(mobility << 12);
+    if CORNERS & (1 << index) != 0 {
+        priority += 1 << 10;
+    }
+    if empties >= DEEP {
+        // Our discs (now the child's opponent) facing empty squares.
+        let frontier = (G::neighbours(child.opponent) & child.empty).count_ones() as i32;
+        priority -= frontier << 6;
+    }
+    // Parity: playing into an odd quadrant is usually better.
+    if odd_quadrants(child.empty | (1 << index)) & (1 << index) != 0 {
+        priority += 1 << 5;
+    }
+    priority
+}
+
+/// Moves with the boards they lead to, for sorting.
+#[derive(Clone, Copy)]
+pub(crate) struct MoveList {
+    pub(crate) moves: [u8; 64],
+    pub(crate) children: [Board; 64],
+    pub(crate) priorities: [i32; 64],
+    pub(crate) len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        let empty = Board {
+            player: 0,
+            opponent: 0,
+            empty: 0,
+            player_supply: 0,
+            opponent_supply: 0,
+        };
+        MoveList {
+            moves: [NO_MOVE; 64],
+            children: [empty; 64],
+            priorities: [0; 64],
+            len: 0,
+        }
+    }
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub(crate) fn push(&mut self, index: u8, child: Board, priority: i32) {
+        // At most 64 squares, so at most 64 moves: never out of bounds.
+        self.moves[self.len] = index;
+        self.children[self.len] = child;
+        self.priorities[self.len] = priority;
+        self.len += 1;
+    }
+
+    /// Insertion sort by priority, highest first; stable, so ties keep
+    /// square order and the search stays deterministic.
+    #[inline(always)]
+    pub(crate) fn sort(&mut self) {
+        for i in 1..self.len {
+            let mut j = i;
+            while j > 0 && self.priorities[j - 1] < self.priorities[j] {
+                self.priorities.swap(j - 1, j);
+                self.moves.swap(j - 1, j);
+                self.children.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! The static evaluation: an integer estimate, in hundredths of a disc, of
+//! the final disc difference for the side to move.
+//!
+//! A linear function of a few features, with one weight set per game phase
+//! (ten empties per phase):
+//! - mobility (legal moves, each side) and potential mobility (empty squares
+//!   next to the other side's discs);
+//! - corners, and X- and C-squares next to an empty corner;
+//! - stable discs (see [`stability`](super::stability));
+//! - parity (who is due to play the last empty square);
+//! - the disc difference and a constant;
+//! - on the plane, each edge's eight squares as a pattern, weighted by a
+//!   learned table of its 3⁸ configurations (an edge and its mirror image
+//!   share an entry).
+//!
+//! The weights are integers read from `eval_weights.txt`, written by the
+//! tuning program (`cargo run --release --example tune_eval`), so every
+//! platform computes the same values.
+
+use std::sync::OnceLock;
+
+use super::SearchGeometry;
+use super::board::Board;
+
+/// Number of scalar features.
+pub const SCALARS: usize = 10;
+/// Names of the scalar features, in weight order.
+pub const SCALAR_NAMES: [&str; SCALARS] = [
+    "mobility",
+    "potential_mobility",
+    "corners",
+    "x_squares",
+    "c_squares",
+    "stable",
+    "parity",
+    "discs",
+    "constant",
+    "corner_moves",
+];
+/// Game phases (ten empties each; 60 empties joins the last).
+pub const PHASES: usize = 6;
+/// Configurations of an eight-square edge.
+pub const EDGE_CONFIGS: usize = 6561;
+/// Evaluations stay strictly inside this, below any exact final score × 100.
+pub const EVAL_LIMIT: i32 = 6400;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// X-squares (diagonally next to a corner), in corner order a1, h1, a8, h8.
+const X_SQUARES: [u64; 4] = [1 << 9, 1 << 14, 1 << 49, 1 << 54];
+/// C-squares (beside a corner on an edge), in the same order.
+const C_SQUARES: [u64; 4] = [
+    (1 << 1) | (1 << 8),
+    (1 << 6) | (1 << 15),
+    (1 << 48) | (1 << 57),
+    (1 << 55) | (1 << 62),
+];
+const CORNER_BITS: [u64; 4] = [1, 1 << 7, 1 << 56, 1 << 63];
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// The features of one board, from the side to move's view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Features {
+    /// Which weight set applies.
+    pub phase: usize,
+    /// Scalar features, in [`SCALAR_NAMES`] order.
+    pub scalars: [i32; SCALARS],
+    /// Canonical configuration index of each edge (plane only).
+    pub edges: Option<[u16; 4]>,
+}
+
+/// Learned weights, in hundredths of a disc.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Weights {
+    /// Scalar weights per phase on the plane.
+    pub plane: [[i32; SCALARS]; PHASES],
+    /// Scalar weights per phase on the torus.
+    pub torus: [[i32; SCALARS]; PHASES],
+    /// Edge table per phase (plane only).
+    pub edge: Vec<[i16; EDGE_CONFIGS]>,
+}
+
+/// Why a weights file cannot be read.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum WeightsError {
+    /// A line is not understood.
+    #[error("line {line}: {reason}")]
+    Line {
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        reason: String,
+    },
+    /// A table is missing.
+    #[error("missing {0}")]
+    Missing(String),
+}
+
+impl Weights {
+    /// All weights zero.
+    pub fn zero() -> Weights {
+        Weights {
+            plane: [[0; SCALARS]; PHASES],
+            torus: [[0; SCALARS]; PHASES],
+            edge: vec![[0; EDGE_CONFIGS]; PHASES],
+        }
+    }
+
+    /// Parses the text format written by [`Weights::to_text`]:
+    /// `plane PHASE w…`, `torus PHASE w…` and `edge PHASE w…` lines;
+    /// `#` starts a comment.
+    pub fn parse(text: &str) -> Result<Weights, WeightsError> {
+        let mut weights = Weights::zero();
+        let mut seen = [[false; PHASES]; 3];
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |reason: String| WeightsError::Line {
+                line: i + 1,
+                reason,
+            };
+            let mut words = line.split_ascii_whitespace();
+            let kind = words.next().unwrap_or("");
+            let phase: usize = words
+                .next()
+                .and_then(|w| w.parse().ok())
+                .filter(|&p| p < PHASES)
+                .ok_or_else(|| err(format!("expected a phase 0–{}", PHASES - 1)))?;
+            let numbers: Vec<i32> = words
+                .map(|w| w.parse::<i32>().map_err(|e| err(format!("{w:?}: {e}"))))
+                .collect::<Result<_, _>>()?;
+            let (slot, expected) = match kind {
+                "plane" => (0, SCALARS),
+                "torus" => (1, SCALARS),
+                "edge" => (2, EDGE_CONFIGS),
+                other => return Err(err(format!("unknown table {other:?}"))),
+            };
+            if numbers.len() != expected {
+                return Err(err(format!(
+                    "expected {expected} weights, found {}",
+                    numbers.len()
+                )));
+            }
+            match slot {
+                0 => weights.plane[phase].copy_from_slice(&numbers),
+                1 => weights.torus[phase].copy_from_slice(&numbers),
+                _ => {
+                    for (w, &n) in weights.edge[phase].iter_mut().zip(&numbers) {
+                        *w = i16::try_from(n)
+                            .map_err(|_| err(format!("edge weight {n} out of range")))?;
+                    }
+                }
+            }
+            seen[slot][phase] = true;
+        }
+        for (slot, name) in ["plane", "torus", "edge"].iter().enumerate() {
+            if let Some(p) = seen[slot].iter().position(|s| !s) {
+                return Err(WeightsError::Missing(format!("{name} {p}")));
+            }
+        }
+        Ok(weights)
+    }
+
+    /// The text format [`Weights::parse`] reads.
+    pub fn to_text(&self, header: &str) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        for line in header.lines() {
+            let _ = writeln!(out, "# {line}");
+        }
+        let _ = writeln!(out, "# scalar order: {}", SCALAR_NAMES.join(" "));
+        let join = |ws: &mut dyn Iterator<Item = i32>| {
+            ws.map(|w| w.to_string()).collect::<Vec<_>>().join(" ")
+        };
+        for (p, ws) in self.plane.iter().enumerate() {
+            let _ = writeln!(out, "plane {p} {}", join(&mut ws.iter().copied()));
+        }
+        for (p, ws) in self.torus.iter().enumerate() {
+            let _ = writeln!(out, "torus {p} {}", join(&mut ws.iter().copied()));
+        }
+        for (p, ws) in self.edge.iter().enumerate() {
+            let _ = writeln!(out, "edge {p} {}", join(&mut ws.iter().map(|&w| i32::from(w))));
+        }
+        out
+    }
+
+    /// The value of `features` under these weights, within ±[`EVAL_LIMIT`].
+    #[inline]
+    pub fn value(&self, features: &Features) -> i32 {
+        let scalars = match features.edges {
+            Some(_) => &self.plane[features.phase],
+            None => &self.torus[features.phase],
+        };
+        let mut value: i32 = scalars
+            .iter()
+            .zip(&features.scalars)
+            .map(|(w, f)| w * f)
+            .sum();
+        if let Some(edges) = features.edges {
+            let table = &self.edge[features.phase];
+            for index in edges {
+                value += i32::from(table[usize::from(index)]);
+            }
+        }
+        value.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+    }
+}
+
+/// The weights shipped with the program.
+pub fn weights() -> &'static Weights {
+    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        // Checked by a unit test; a build with a broken file cannot pass CI.
+        Weights::parse(include_str!("eval_weights.txt")).unwrap_or_else(|_| Weights::zero())
+    })
+}
+
+/// The phase of a board with `empties` empty squares.
+#[inline(always)]
+pub fn phase(empties: u32) -> usize {
+    (empties.min(59) / 10) as usize
+}
+
+/// Base-3 value of each 8-bit row, for edge indices.
+static TERNARY: [u16; 256] = build_ternary();
+/// The canonical index of each edge configuration: the smaller of it and
+/// its mirror image, so both share a weight.
+static CANONICAL_EDGE: [u16; EDGE_CONFIGS] = build_canonical();
+
+const fn build_ternary() -> [u16; 256] {
+    let mut out = [0u16; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut value, mut power, mut bit) = (0u16, 1u16, 0);
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                value += power;
+            }
+            power *= 3;
+            bit += 1;
+        }
+        out[byte] = value;
+        byte += 1;
+    }
+    out
+}
+
+const fn build_canonical() -> [u16; EDGE_CONFIGS] {
+    let mut out = [0u16; EDGE_CONFIGS];
+    let mut index = 0;
+    while index < EDGE_CONFIGS {
+        let (mut rest, mut mirrored, mut i) = (index, 0usize, 0);
+        while i < 8 {
+            mirrored = mirrored * 3 + rest % 3;
+            rest /= 3;
+            i += 1;
+        }
+        out[index] = if mirrored < index {
+            mirrored as u16
+        } else {
+            index as u16
+        };
+        index += 1;
+    }
+    out
+}
+
+/// Packs the squares of file `shift` (0 = a, 7 = h) into a byte, a1 side low.
+#[inline(always)]
+fn file_byte(bits: u64, shift: u32) -> usize {
+    (((bits >> shift) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
+}
+
+#[inline(always)]
+fn edge_index(player_byte: usize, opponent_byte: usize) -> u16 {
+    let index = TERNARY[player_byte] + 2 * TERNARY[opponent_byte];
+    CANONICAL_EDGE[usize::from(index)]
+}
+
+/// The features of `board` (side to move's view).
+#[inline]
+pub fn features<G: SearchGeometry>(board: &Board) -> Features {
+    let (p, o, e) = (board.player, board.opponent, board.empty);
+    let my_moves = board.moves::<G>();
+    let their_moves = board.opponent_moves::<G>();
+    let mobility = my_moves.count_ones() as i32 - their_moves.count_ones() as i32;
+    let corner_moves =
+        (my_moves & CORNERS).count_ones() as i32 - (their_moves & CORNERS).count_ones() as i32;
+    let potential = (G::neighbours(o) & e).count_ones() as i32
+        - (G::neighbours(p) & e).count_ones() as i32;
+    let stable = G::stable(p, o, e).count_ones() as i32 - G::stable(o, p, e).count_ones() as i32;
+    let empties = e.count_ones();
+    let parity = if empties % 2 == 1 { 1 } else { -1 };
+    let discs = p.count_ones() as i32 - o.count_ones() as i32;
+    let mut scalars = [0i32; SCALARS];
+    scalars[0] = mobility;
+    scalars[1] = potential;
+    scalars[5] = stable;
+    scalars[6] = parity;
+    scalars[7] = discs;
+    scalars[8] = 1;
+    let edges = if G::PLANE {
+        scalars[2] = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+        scalars[9] = corner_moves;
+        for k in 0..4 {
+            if e & CORNER_BITS[k] != 0 {
+                let x = X_SQUARES[k];
+                let c = C_SQUARES[k];
+                scalars[3] += i32::from(p & x != 0) - i32::from(o & x != 0);
+                scalars[4] += (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
+            }
+        }
+        Some([
+            edge_index((p & 0xFF) as usize, (o & 0xFF) as usize),
+            edge_index((p >> 56) as usize, (o >> 56) as usize),
+            edge_index(file_byte(p, 0), file_byte(o, 0)),
+            edge_index(file_byte(p, 7), file_byte(o, 7)),
+        ])
+    } else {
+        None
+    };
+    Features {
+        phase: phase(empties),
+        scalars,
+        edges,
+    }
+}
+
+/// The evaluation of `board` for the side to move, in hundredths of a disc.
+#[inline]
+pub fn evaluate<G: SearchGeometry>(board: &Board) -> i32 {
+    weights().value(&features::<G>(board))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Rules;
+    use crate::engine::topology::Plane;
+
+    #[test]
+    fn the_shipped_weights_parse() {
+        let text = include_str!("eval_weights.txt");
+        let parsed = Weights::parse(text).expect("eval_weights.txt is valid");
+        assert_eq!(&parsed, weights());
+        assert_eq!(Weights::parse(&parsed.to_text("x")).unwrap(), parsed);
+    }
+
+    #[test]
+    fn a_malformed_weights_file_names_the_line() {
+        let err = Weights::parse("plane 0 1 2\n").unwrap_err();
+        assert_eq!(
+            err,
+            WeightsError::Line {
+                line: 1,
+                reason: format!("expected {SCALARS} weights, found 2")
+            }
+        );
+        assert!(matches!(
+            Weights::parse("# nothing\n"),
+            Err(WeightsError::Missing(_))
+        ));
+    }
+
+    #[test]
+    fn mirrored_edges_share_an_index_and_the_start_is_symmetric() {
+        // a1 mine alone vs h1 mine alone.
+        assert_eq!(edge_index(1, 0), edge_index(0x80, 0));
+        assert_ne!(edge_index(1, 0), edge_index(0, 1));
+        let start = Board::from_position(&Rules::default().start_position()).unwrap();
+        let f = features::<Plane>(&start);
+        assert_eq!(f.scalars[0], 0, "both sides have four moves");
+        assert_eq!(f.phase, 5);
+        assert_eq!(file_byte(1 << 56, 0), 0x80);
+        assert_eq!(file_byte(1 << 7, 7), 1);
+    }
+}

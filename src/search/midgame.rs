@@ -1,0 +1,208 @@
+//! The midgame search: negamax with alpha-beta and principal-variation
+//! search, a transposition table, and move ordering (the table's best move,
+//! then the children's static evaluation, which favours few replies for the
+//! opponent, corners and stable discs). Values are in hundredths of a disc;
+//! a finished game scores its exact result × 100.
+
+use super::board::Board;
+use super::endgame::MoveList;
+use super::eval::{Weights, features};
+use super::transposition::{NO_MOVE, Table};
+use super::{Budget, SearchGeometry};
+
+/// A finished game's value is its score times this.
+pub const EXACT_SCALE: i32 = 100;
+/// Wider than any value.
+pub const INFINITY: i32 = 65 * EXACT_SCALE;
+
+/// One midgame search: its table, counter and budget.
+pub struct Midgame<'a, G> {
+    table: &'a mut Table,
+    /// Nodes visited (including any counted before this search began).
+    pub nodes: u64,
+    /// Set when the budget ran out.
+    pub aborted: bool,
+    budget: &'a Budget,
+    weights: &'static Weights,
+    geometry: std::marker::PhantomData<G>,
+}
+
+impl<'a, G: SearchGeometry> Midgame<'a, G> {
+    /// A search using `table` within `budget`, having already used `nodes`.
+    pub fn new(table: &'a mut Table, budget: &'a Budget, nodes: u64) -> Self {
+        Midgame {
+            table,
+            nodes,
+            aborted: false,
+            budget,
+            weights: super::eval::weights(),
+            geometry: std::marker::PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate(&self, board: &Board) -> i32 {
+        self.weights.value(&features::<G>(board))
+    }
+
+    /// Values of the root moves `moves` searched to `depth` within
+    /// (`alpha`, `beta`), in the given order; the first is searched with the
+    /// full window, the others with a null window first (PVS). Returns the
+    /// best value and its index in `moves`, or `None` when aborted.
+    pub fn root(
+        &mut self,
+        board: &Board,
+        moves: &[(u8, i32)],
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        noise: &dyn Fn(u8) -> i32,
+    ) -> Option<(i32, usize, Vec<i32>)> {
+        let mut best = -INFINITY;
+        let mut best_index = 0;
+        let mut values = vec![-INFINITY; moves.len()];
+        for (k, &(index, _)) in moves.iter().enumerate() {
+            let child = board.play(index, G::flips(board.player, board.opponent, index));
+            let shift = noise(index);
+            // Noise shifts this move's value, so search it against a shifted window.
+            let (a, b) = (alpha - shift, beta - shift);
+            let value = if k == 0 {
+                -self.pvs(&child, depth - 1, -b, -a)
+            } else {
+                let probe = -self.pvs(&child, depth - 1, -a - 1, -a);
+                if probe > a && probe < b {
+                    -self.pvs(&child, depth - 1, -b, -probe)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return None;
+            }
+            let value = value + shift;
+            values[k] = value;
+            if value > best {
+                best = value;
+                best_index = k;
+                alpha = alpha.max(value);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        Some((best, best_index, values))
+    }
+
+    /// The value of `board` searched to `depth` within (`alpha`, `beta`).
+    pub fn pvs(&mut self, board: &Board, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 && self.budget.exhausted(self.nodes) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let moves = board.moves::<G>();
+        if moves == 0 {
+            if board.opponent_moves::<G>() == 0 {
+                return board.final_score() * EXACT_SCALE;
+            }
+            // A pass costs no depth: it is forced.
+            return -self.pvs(&board.pass(), depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            return self.evaluate(board);
+        }
+        if depth == 1 {
+            // The leaves' parent: no table, no ordering.
+            let mut best = -INFINITY;
+            let mut rest = moves;
+            while rest != 0 {
+                let index = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let child = board.play(index, G::flips(board.player, board.opponent, index));
+                self.nodes += 1;
+                let value = if child.moves::<G>() == 0 && child.opponent_moves::<G>() == 0 {
+                    -child.final_score() * EXACT_SCALE
+                } else {
+                    -self.evaluate(&child)
+                };
+                if value > best {
+                    best = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+            return best;
+        }
+
+        let key = board.hash();
+        let mut hash_move = NO_MOVE;
+        if let Some(entry) = self.table.probe(key) {
+            hash_move = entry.best;
+            if u32::from(entry.depth) >= depth {
+                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                if lower == upper {
+                    return lower;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+            }
+        }
+        let (alpha_in, beta_in) = (alpha, beta);
+
+        let mut list = MoveList::default();
+        let mut rest = moves;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let child = board.play(index, G::flips(board.player, board.opponent, index));
+            let priority = if index == hash_move {
+                i32::MAX
+            } else {
+                -self.evaluate(&child)
+            };
+            list.push(index, child, priority);
+        }
+        list.sort();
+
+        let mut best = -INFINITY;
+        let mut best_move = NO_MOVE;
+        for k in 0..list.len {
+            let child = list.children[k];
+            let value = if k == 0 {
+                -self.pvs(&child, depth - 1, -beta, -alpha)
+            } else {
+                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.pvs(&child, depth - 1, -beta, -probe)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = list.moves[k];
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.table
+            .store(key, depth as u8, alpha_in, beta_in, best, best_move);
+        best
+    }
+}

@@ -1,0 +1,431 @@
+//! The computer player's search, pure like the engine: no clock, no I/O, no
+//! randomness beyond a seed the caller passes. A caller that wants a time
+//! limit sets the [`Budget`]'s cancel flag from its own timer.
+//!
+//! - [`board`]: the compact board the search plays on;
+//! - [`eval`]: the static evaluation and its learned weights;
+//! - [`stability`]: discs that can never flip;
+//! - [`midgame`]: iterative deepening PVS with aspiration windows;
+//! - [`endgame`]: the exact solver;
+//! - [`transposition`]: the transposition table.
+//!
+//! [`Searcher::think`] is the entry point for a game position; [`hint`]
+//! answers the client's "what would you play here?".
+
+pub mod board;
+pub mod endgame;
+pub mod eval;
+pub mod midgame;
+pub mod stability;
+pub mod transposition;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::engine::topology::{Geometry, Plane, Torus, torus_shift};
+use crate::engine::{Color, Position, Square, Topology};
+use board::Board;
+use endgame::Solver;
+use midgame::{EXACT_SCALE, INFINITY, Midgame};
+use transposition::Table;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+
+/// What the search needs of a topology beyond move generation.
+pub trait SearchGeometry: Geometry {
+    /// Whether this is the plane (edges and corners exist).
+    const PLANE: bool;
+    /// The squares next to any of `bits` (and `bits` themselves).
+    fn neighbours(bits: u64) -> u64;
+    /// Discs of `own` that can never flip (see [`stability`]).
+    fn stable(own: u64, other: u64, empty: u64) -> u64;
+}
+
+impl SearchGeometry for Plane {
+    const PLANE: bool = true;
+    #[inline(always)]
+    fn neighbours(bits: u64) -> u64 {
+        let row = bits | ((bits << 1) & !FILE_A) | ((bits >> 1) & !FILE_H);
+        row | (row << 8) | (row >> 8)
+    }
+    #[inline(always)]
+    fn stable(own: u64, other: u64, empty: u64) -> u64 {
+        stability::plane_stable(own, other, empty)
+    }
+}
+
+impl SearchGeometry for Torus {
+    const PLANE: bool = false;
+    #[inline(always)]
+    fn neighbours(bits: u64) -> u64 {
+        let row = bits | torus_shift(bits, 0) | torus_shift(bits, 1);
+        row | row.rotate_left(8) | row.rotate_right(8)
+    }
+    #[inline(always)]
+    fn stable(own: u64, other: u64, empty: u64) -> u64 {
+        stability::torus_stable(own, other, empty)
+    }
+}
+
+/// How much a search may do: a node limit, and a flag the caller may set
+/// from another thread (a timer, a cancel button) to stop it at once.
+#[derive(Debug, Clone, Default)]
+pub struct Budget {
+    /// Stop after this many nodes (0: no limit).
+    pub max_nodes: u64,
+    /// Stop when this becomes true.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Budget {
+    /// A budget of `max_nodes` nodes (0: unlimited), not cancellable.
+    pub fn nodes(max_nodes: u64) -> Budget {
+        Budget {
+            max_nodes,
+            cancel: None,
+        }
+    }
+
+    /// Whether a search that has visited `nodes` must stop.
+    #[inline]
+    pub fn exhausted(&self, nodes: u64) -> bool {
+        (self.max_nodes != 0 && nodes >= self.max_nodes)
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// What a search is allowed and asked to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest midgame iteration.
+    pub depth: u32,
+    /// Solve exactly from this many empties down.
+    pub exact_empties: u32,
+    /// Node budget per move (0: unlimited).
+    pub nodes: u64,
+    /// Each root move's value is shifted by a seeded amount up to ± this
+    /// (hundredths of a disc), so weak levels make human-like mistakes.
+    pub noise: i32,
+    /// Seed for the noise.
+    pub seed: u64,
+}
+
+impl Limits {
+    /// Limits for a full-strength analysis with a node budget.
+    pub fn analysis(nodes: u64) -> Limits {
+        Limits {
+            depth: 60,
+            exact_empties: 24,
+            nodes,
+            noise: 0,
+            seed: 0,
+        }
+    }
+}
+
+/// A score: exact (a finished game under perfect play) or an estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// The final disc difference under perfect play (empties to the winner).
+    Exact(i32),
+    /// The expected disc difference, in hundredths of a disc.
+    Estimate(i32),
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Score::Exact(v) => write!(f, "{v:+} (exact)"),
+            Score::Estimate(v) => write!(f, "{:+.1} (estimate)", f64::from(v) / 100.0),
+        }
+    }
+}
+
+/// The result of thinking about a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Thought {
+    /// The move chosen.
+    pub best: Square,
+    /// Its value for the side to move.
+    pub score: Score,
+    /// Deepest completed midgame iteration (the empties count when exact).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// The result of an exact solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Solution {
+    /// The exact score for the side to move.
+    pub score: i32,
+    /// A best move, or `None` when the side to move must pass.
+    pub best: Option<Square>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// A search with its transposition tables, reused from move to move.
+pub struct Searcher {
+    midgame_table: Table,
+    endgame_table: Table,
+}
+
+impl std::fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Searcher")
+    }
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher::new(20)
+    }
+}
+
+/// SplitMix64 finaliser: a seeded, platform-independent hash.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+impl Searcher {
+    /// A searcher whose two tables hold `2^bits` entries each (16 bytes per entry).
+    pub fn new(bits: u32) -> Searcher {
+        Searcher {
+            midgame_table: Table::new(bits),
+            endgame_table: Table::new(bits),
+        }
+    }
+
+    /// The exact value of `board` under `topology` and a best move, or
+    /// `None` when the budget ran out.
+    pub fn solve(
+        &mut self,
+        board: &Board,
+        topology: Topology,
+        budget: &Budget,
+    ) -> Option<Solution> {
+        match topology {
+            Topology::Plane => self.solve_on::<Plane>(board, budget),
+            Topology::Torus => self.solve_on::<Torus>(board, budget),
+        }
+    }
+
+    fn solve_on<G: SearchGeometry>(&mut self, board: &Board, budget: &Budget) -> Option<Solution> {
+        let mut solver = Solver::<G>::new(&mut self.endgame_table, budget);
+        let (score, best) = solver.solve(&board.without_idle_supply())?;
+        Some(Solution {
+            score,
+            best: best.and_then(Square::new),
+            nodes: solver.nodes,
+        })
+    }
+
+    /// Chooses a move for the side to move within `limits`; `None` when the
+    /// game is over. `cancel` stops the search early (the best move of the
+    /// deepest finished iteration is returned).
+    pub fn think(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Option<Thought> {
+        position.to_move()?;
+        let budget = Budget {
+            max_nodes: limits.nodes,
+            cancel,
+        };
+        let Some(board) = Board::from_position(position) else {
+            return self.opening_placement(position, limits);
+        };
+        match position.options().topology {
+            Topology::Plane => self.think_on::<Plane>(&board, limits, &budget),
+            Topology::Torus => self.think_on::<Torus>(&board, limits, &budget),
+        }
+    }
+
+    fn think_on<G: SearchGeometry>(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        budget: &Budget,
+    ) -> Option<Thought> {
+        let empties = board.empties();
+        let mut rest = board.moves::<G>();
+        let mut moves: Vec<(u8, i32)> = Vec::new();
+        while rest != 0 {
+            let index = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let child = board.play(index, G::flips(board.player, board.opponent, index));
+            moves.push((index, -eval::evaluate::<G>(&child)));
+        }
+        moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        let noise = |index: u8| -> i32 {
+            if limits.noise <= 0 {
+                return 0;
+            }
+            let span = 2 * limits.noise as u64 + 1;
+            (mix(limits.seed ^ (u64::from(index) << 56) ^ mix(board.hash())) % span) as i32
+                - limits.noise
+        };
+        let mut thought = Thought {
+            best: Square::new(moves[0].0)?,
+            score: Score::Estimate(moves[0].1 + noise(moves[0].0)),
+            depth: 0,
+            nodes: 0,
+        };
+        if moves.len() == 1 && limits.noise == 0 && empties > limits.exact_empties {
+            return Some(thought);
+        }
+        let solve = empties <= limits.exact_empties;
+        // Before an exact solve, a short midgame search only orders the root.
+        let max_depth = if solve {
+            limits.depth.min(4)
+        } else {
+            limits.depth
+        }
+        .min(empties)
+        .max(1);
+        self.midgame_table.next_generation();
+        let mut nodes = 0;
+        let mut previous = 0;
+        for depth in 1..=max_depth {
+            let mut search = Midgame::<G>::new(&mut self.midgame_table, budget, nodes);
+            let mut window = if depth >= 3 {
+                (previous - 60, previous + 60)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let result = loop {
+                let Some((value, index, values)) =
+                    search.root(board, &moves, depth, window.0, window.1, &noise)
+                else {
+                    break None;
+                };
+                if value <= window.0 && window.0 > -INFINITY {
+                    window.0 = -INFINITY;
+                } else if value >= window.1 && window.1 < INFINITY {
+                    window.1 = INFINITY;
+                } else {
+                    break Some((value, index, values));
+                }
+            };
+            nodes = search.nodes;
+            let Some((value, index, values)) = result else {
+                break;
+            };
+            previous = value;
+            let exact = depth >= empties && limits.noise == 0;
+            thought = Thought {
+                best: Square::new(moves[index].0)?,
+                score: if exact {
+                    Score::Exact(value / EXACT_SCALE)
+                } else {
+                    Score::Estimate(value)
+                },
+                depth,
+                nodes,
+            };
+            // Best first next time; the rest by this iteration's values.
+            let mut ranked: Vec<(usize, (u8, i32))> = moves.iter().copied().enumerate().collect();
+            ranked.sort_by_key(|&(k, _)| {
+                (
+                    std::cmp::Reverse(if k == index { INFINITY } else { values[k] }),
+                    k,
+                )
+            });
+            moves = ranked.into_iter().map(|(_, m)| m).collect();
+            if exact {
+                break;
+            }
+        }
+        thought.nodes = nodes;
+        if solve && !matches!(thought.score, Score::Exact(_)) && !budget.exhausted(nodes) {
+            let mut solver = Solver::<G>::new(&mut self.endgame_table, budget);
+            solver.nodes = nodes;
+            if let Some((value, Some(best))) = solver.solve(&board.without_idle_supply()) {
+                thought = Thought {
+                    best: Square::new(best)?,
+                    score: Score::Exact(value),
+                    depth: empties,
+                    nodes: solver.nodes,
+                };
+            } else {
+                thought.nodes = solver.nodes;
+            }
+        }
+        Some(thought)
+    }
+
+    /// A placement during the free or double opening: every way of filling
+    /// the centre is tried and the resulting positions evaluated.
+    fn opening_placement(&mut self, position: &Position, limits: &Limits) -> Option<Thought> {
+        let me = position.to_move().unwrap_or(Color::Black);
+        let mut nodes = 0u64;
+        let mut best: Option<(Square, i32)> = None;
+        for square in position.legal_moves().squares() {
+            let Ok(child) = position.play(square) else {
+                continue;
+            };
+            let value = opening_value(&child, me, &mut nodes)
+                + if limits.noise > 0 {
+                    (mix(limits.seed ^ u64::from(square.index())) % (2 * limits.noise as u64 + 1))
+                        as i32
+                        - limits.noise
+                } else {
+                    0
+                };
+            if best.is_none_or(|(_, b)| value > b) {
+                best = Some((square, value));
+            }
+        }
+        let (best, value) = best?;
+        Some(Thought {
+            best,
+            score: Score::Estimate(value),
+            depth: position.opening_placements_left().into(),
+            nodes,
+        })
+    }
+}
+
+/// Minimax over the rest of the opening placements; then the static
+/// evaluation, from `me`'s view.
+fn opening_value(position: &Position, me: Color, nodes: &mut u64) -> i32 {
+    *nodes += 1;
+    let Some(mover) = position.to_move() else {
+        let outcome = position.outcome_with(crate::engine::Ending::BoardFinished);
+        let diff = i32::from(outcome.score[me]) - i32::from(outcome.score[!me]);
+        return diff * EXACT_SCALE;
+    };
+    if let Some(board) = Board::from_position(position) {
+        let value = match position.options().topology {
+            Topology::Plane => eval::evaluate::<Plane>(&board),
+            Topology::Torus => eval::evaluate::<Torus>(&board),
+        };
+        return if mover == me { value } else { -value };
+    }
+    let values = position
+        .legal_moves()
+        .squares()
+        .filter_map(|sq| position.play(sq).ok())
+        .map(|child| opening_value(&child, me, nodes));
+    if mover == me {
+        values.max().unwrap_or(0)
+    } else {
+        values.min().unwrap_or(0)
+    }
+}
+
+/// The client's hint: the best move for the side to move and its score,
+/// searched within `nodes` nodes (exact when the endgame is solved in time).
+pub fn hint(position: &Position, nodes: u64) -> Option<Thought> {
+    Searcher::new(18).think(position, &Limits::analysis(nodes), None)
+}
