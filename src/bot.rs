@@ -1,131 +1,161 @@
-//! A small computer player: level 1 plays at random (seeded); levels 2–10
-//! search level − 1 plies with alpha-beta and a simple evaluation (discs,
-//! mobility, corners). Deterministic for a given seed and level.
+//! The computer player: ten levels over one search (see [`crate::search`]).
+//!
+//! A level fixes the search depth, how many empties are solved exactly, a
+//! node budget, and how much seeded noise spoils its judgement. Given the
+//! game seed, a level always plays the same move in the same position (the
+//! tables are cleared before every move), so a game against the bot can be
+//! replayed exactly. A time limit ([`Bot::choose_within`]) only ever cuts
+//! the search short; the node budgets are set so that it rarely does.
 
-use crate::engine::{Bitboard, Color, Position, Square};
-use crate::random_player::RandomPlayer;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::engine::{Position, Square};
+use crate::search::{Limits, Searcher, Thought};
 
 /// The weakest and strongest levels.
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
 
-/// Nodes one move may search before the deepest finished iteration is used.
-const NODE_BUDGET: u64 = 2_000_000;
+/// The default time limit per move of the strongest level in the client.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// A computer player of a given level.
-#[derive(Debug, Clone)]
-pub struct Bot {
-    level: u8,
-    random: RandomPlayer,
+/// What one level does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LevelSpec {
+    /// 1–10.
+    pub level: u8,
+    /// Its name for people.
+    pub name: &'static str,
+    /// Deepest midgame iteration.
+    pub depth: u32,
+    /// Solve exactly from this many empties.
+    pub exact_empties: u32,
+    /// Node budget per move.
+    pub nodes: u64,
+    /// Noise on each root move's value, in hundredths of a disc.
+    pub noise: i32,
+    /// Transposition table size (log2 of entries).
+    pub table_bits: u32,
 }
 
-/// Score of a finished game: far above any evaluation.
-const WIN: i32 = 1_000_000;
-
-fn evaluate(position: &Position, me: Color) -> i32 {
-    if let Some(outcome) = position.outcome() {
-        return match outcome.winner {
-            Some(c) if c == me => WIN + i32::from(outcome.score[me]),
-            Some(_) => -WIN - i32::from(outcome.score[!me]),
-            None => 0,
-        };
+const fn spec(
+    level: u8,
+    name: &'static str,
+    depth: u32,
+    exact_empties: u32,
+    nodes: u64,
+    noise: i32,
+    table_bits: u32,
+) -> LevelSpec {
+    LevelSpec {
+        level,
+        name,
+        depth,
+        exact_empties,
+        nodes,
+        noise,
+        table_bits,
     }
-    let mine = position.discs(me).0;
-    let theirs = position.discs(!me).0;
-    let mobility = |c: Color| -> i32 {
-        // Mobility of a side as if it were to move: count its legal squares.
-        let p = position.discs(c).0;
-        let o = position.discs(!c).0;
-        let empty = position.empty().0;
-        position.options().topology.moves(p, o, empty).count_ones() as i32
-    };
-    let discs = mine.count_ones() as i32 - theirs.count_ones() as i32;
-    let corners = (mine & CORNERS).count_ones() as i32 - (theirs & CORNERS).count_ones() as i32;
-    discs + 10 * (mobility(me) - mobility(!me)) + 60 * corners
+}
+
+/// The ten levels, weakest first.
+pub const LEVEL_SPECS: [LevelSpec; 10] = [
+    spec(1, "Novice", 1, 0, 10_000, 1_500, 10),
+    spec(2, "Beginner", 1, 4, 10_000, 600, 10),
+    spec(3, "Casual", 2, 6, 50_000, 300, 12),
+    spec(4, "Club player", 3, 8, 100_000, 120, 14),
+    spec(5, "Intermediate", 4, 10, 200_000, 40, 16),
+    spec(6, "Advanced", 6, 12, 500_000, 0, 18),
+    spec(7, "Expert", 8, 14, 1_500_000, 0, 19),
+    spec(8, "Master", 10, 16, 3_000_000, 0, 20),
+    spec(9, "Grandmaster", 12, 18, 6_000_000, 0, 20),
+    spec(10, "Champion", 60, 22, 16_000_000, 0, 21),
+];
+
+/// The description of a level (clamped to 1–10).
+pub fn level_spec(level: u8) -> &'static LevelSpec {
+    let clamped = level.clamp(*LEVELS.start(), *LEVELS.end());
+    &LEVEL_SPECS[usize::from(clamped - 1)]
+}
+
+/// A computer player of a given level.
+pub struct Bot {
+    spec: LevelSpec,
+    seed: u64,
+    searcher: Searcher,
+}
+
+impl std::fmt::Debug for Bot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bot")
+            .field("level", &self.spec.level)
+            .field("seed", &self.seed)
+            .finish()
+    }
 }
 
 impl Bot {
-    /// A bot of `level` (clamped to 1–10) whose random choices follow `seed`.
+    /// A bot of `level` (clamped to 1–10) whose noise follows `seed`.
     pub fn new(level: u8, seed: u64) -> Bot {
+        let spec = *level_spec(level);
         Bot {
-            level: level.clamp(*LEVELS.start(), *LEVELS.end()),
-            random: RandomPlayer::new(seed),
+            spec,
+            seed,
+            searcher: Searcher::new(spec.table_bits),
+        }
+    }
+
+    /// The level's description.
+    pub fn spec(&self) -> &LevelSpec {
+        &self.spec
+    }
+
+    /// The search limits of this bot.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            depth: self.spec.depth,
+            exact_empties: self.spec.exact_empties,
+            nodes: self.spec.nodes,
+            noise: self.spec.noise,
+            seed: self.seed,
         }
     }
 
     /// The move for the side to move, or `None` when the game is over.
     pub fn choose(&mut self, position: &Position) -> Option<Square> {
-        let me = position.to_move()?;
-        if self.level == 1 {
-            return self.random.choose(position);
-        }
-        let moves: Vec<Square> = position.legal_moves().squares().collect();
-        let mut best = moves[0];
-        let mut nodes = 0u64;
-        for depth in 1..u32::from(self.level) {
-            let mut alpha = -i32::MAX;
-            let mut chosen = None;
-            for &square in &moves {
-                let child = position.play(square).expect("legal");
-                let value = search(&child, me, depth - 1, -i32::MAX, i32::MAX, &mut nodes);
-                if value > alpha || chosen.is_none() {
-                    alpha = value;
-                    chosen = Some(square);
-                }
-                if nodes > NODE_BUDGET {
-                    break;
-                }
-            }
-            if nodes > NODE_BUDGET {
-                break;
-            }
-            best = chosen.unwrap_or(best);
-        }
-        Some(best)
+        self.think(position, None).map(|t| t.best)
     }
-}
 
-/// Minimax with alpha-beta, scored from `me`'s side (passes handled by the
-/// engine: the side to move in `position` may be either colour).
-fn search(
-    position: &Position,
-    me: Color,
-    depth: u32,
-    mut alpha: i32,
-    mut beta: i32,
-    nodes: &mut u64,
-) -> i32 {
-    *nodes += 1;
-    let Some(to_move) = position.to_move() else {
-        return evaluate(position, me);
-    };
-    if depth == 0 || *nodes > NODE_BUDGET {
-        return evaluate(position, me);
+    /// The move with its score and search statistics; `cancel` stops the
+    /// search early (the deepest finished iteration's move is returned).
+    pub fn think(&mut self, position: &Position, cancel: Option<Arc<AtomicBool>>) -> Option<Thought> {
+        self.searcher.clear();
+        self.searcher.think(position, &self.limits(), cancel)
     }
-    let maximizing = to_move == me;
-    let mut best = if maximizing { -i32::MAX } else { i32::MAX };
-    for square in Bitboard::squares(position.legal_moves()) {
-        let child = position.play(square).expect("legal");
-        let value = search(&child, me, depth - 1, alpha, beta, nodes);
-        if maximizing {
-            best = best.max(value);
-            alpha = alpha.max(value);
-        } else {
-            best = best.min(value);
-            beta = beta.min(value);
-        }
-        if alpha >= beta {
-            break;
-        }
+
+    /// Like [`think`](Self::think), stopping after `limit` at the latest.
+    pub fn choose_within(&mut self, position: &Position, limit: Duration) -> Option<Thought> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let flag = Arc::clone(&cancel);
+        let timer = std::thread::spawn(move || {
+            // Returns at once when the search finishes first (sender dropped).
+            if done_rx.recv_timeout(limit).is_err() {
+                flag.store(true, Ordering::Relaxed);
+            }
+        });
+        let thought = self.think(position, Some(cancel));
+        drop(done_tx);
+        let _ = timer.join();
+        thought
     }
-    best
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Rules;
+    use crate::engine::{Color, Rules};
 
     fn play_match(black: u8, white: u8, seed: u64) -> Option<Color> {
         let mut bots = [Bot::new(black, seed), Bot::new(white, seed + 1)];
@@ -138,27 +168,52 @@ mod tests {
     }
 
     #[test]
-    fn a_searching_bot_beats_the_random_one() {
+    fn a_searching_bot_beats_the_novice() {
         let mut wins = 0;
-        for seed in 0..6 {
-            if play_match(4, 1, seed) == Some(Color::Black) {
+        for seed in 0..4 {
+            if play_match(5, 1, seed) == Some(Color::Black) {
                 wins += 1;
             }
-            if play_match(1, 4, seed) == Some(Color::White) {
+            if play_match(1, 5, seed) == Some(Color::White) {
                 wins += 1;
             }
         }
-        assert!(wins >= 10, "level 4 won only {wins} of 12 against level 1");
+        assert!(wins >= 7, "level 5 won only {wins} of 8 against level 1");
     }
 
     #[test]
     fn the_same_seed_and_level_choose_the_same_moves() {
-        let start = Rules::default().start_position();
-        for level in [1, 3] {
-            assert_eq!(
-                Bot::new(level, 9).choose(&start),
-                Bot::new(level, 9).choose(&start)
-            );
+        let mut position = Rules::default().start_position();
+        for _ in 0..12 {
+            for level in [1, 4, 7] {
+                let a = Bot::new(level, 9).choose(&position);
+                // A bot that has already searched other positions agrees.
+                let mut used = Bot::new(level, 9);
+                used.choose(&Rules::default().start_position());
+                assert_eq!(a, used.choose(&position), "level {level}");
+            }
+            let mv = Bot::new(3, 1).choose(&position).unwrap();
+            position = position.play(mv).unwrap();
         }
+    }
+
+    #[test]
+    fn levels_have_distinct_names_and_grow_stronger() {
+        for pair in LEVEL_SPECS.windows(2) {
+            assert_ne!(pair[0].name, pair[1].name);
+            assert!(pair[0].nodes <= pair[1].nodes);
+            assert!(pair[0].noise >= pair[1].noise);
+            assert!(pair[0].depth <= pair[1].depth);
+        }
+        assert_eq!(level_spec(0).level, 1);
+        assert_eq!(level_spec(99).level, 10);
+    }
+
+    #[test]
+    fn a_cancelled_search_still_answers_with_a_legal_move() {
+        let position = Rules::default().start_position();
+        let mut bot = Bot::new(10, 0);
+        let thought = bot.choose_within(&position, Duration::ZERO).unwrap();
+        assert!(position.is_legal(thought.best));
     }
 }

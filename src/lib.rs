@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod bot;
+pub mod bot_match;
 pub mod cli;
 pub mod data_dir;
 pub mod engine;

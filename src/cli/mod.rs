@@ -3,6 +3,7 @@
 pub mod audit_command;
 pub mod board_command;
 pub mod export_command;
+pub mod ladder_command;
 pub mod network_commands;
 pub mod perft_command;
 pub mod play_command;
@@ -48,6 +49,8 @@ pub enum Command {
     Join(network_commands::JoinArgs),
     /// Resume a networked game from its log after a crash or restart.
     Resume(network_commands::ResumeArgs),
+    /// Play each bot level against the one below and print the table.
+    Ladder(ladder_command::LadderArgs),
     /// Solve positions exactly (an .obf file): best move, score, nodes, time.
     Solve(solve_command::SolveArgs),
 }
@@ -107,6 +110,7 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Perft(args)) => perft_command::run(args),
         Some(Command::Play(args)) => play_command::run(args),
         Some(Command::Solve(args)) => solve_command::run(args),
+        Some(Command::Ladder(args)) => ladder_command::run(args),
         None => open_window(),
     }
 }

@@ -204,6 +204,13 @@ impl Searcher {
         }
     }
 
+    /// Forgets everything learned, so the next search depends only on its
+    /// position and limits.
+    pub fn clear(&mut self) {
+        self.midgame_table.clear();
+        self.endgame_table.clear();
+    }
+
     /// The exact value of `board` under `topology` and a best move, or
     /// `None` when the budget ran out.
     pub fn solve(

@@ -111,30 +111,30 @@ pub fn torus_stable(own: u64, other: u64, empty: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::bitboard;
+    use crate::bitboard;
 
     #[test]
     fn corners_and_their_full_edges_are_stable() {
         let own = bitboard! {
-            "X X X . . . . ."
-            "X . . . . . . ."
-            ". . . . . . . ."
-            ". . . . X . . ."
-            ". . . . . . . ."
-            ". . . . . . . ."
-            ". . . . . . . ."
-            ". . . . . . . ."
+            X X X . . . . .
+            X . . . . . . .
+            . . . . . . . .
+            . . . . X . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
         }
         .0;
         let expected = bitboard! {
-            "X X X . . . . ."
-            "X . . . . . . ."
-            ". . . . . . . ."
-            ". . . . . . . ."
-            ". . . . . . . ."
-            ". . . . . . . ."
-            ". . . . . . . ."
-            ". . . . . . . ."
+            X X X . . . . .
+            X . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
         }
         .0;
         assert_eq!(plane_stable(own, 0, !own), expected);

@@ -131,7 +131,7 @@ mod tests {
         table.store(42, 10, 0, 20, 9, 4);
         let e = table.probe(42).unwrap();
         assert_eq!((e.lower, e.upper, e.best), (9, 9, 4));
-        assert!(table.probe(43).is_none());
+        assert!(table.probe(42 + 256).is_none(), "same bucket, other key");
     }
 
     #[test]

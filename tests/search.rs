@@ -1,0 +1,204 @@
+//! The search against published answers and against a plain minimax.
+
+mod support;
+
+use proptest::prelude::*;
+use reversi::cli::rule_args::RuleArgs;
+use reversi::cli::solve_command::{parse_positions, solve_line};
+use reversi::random_player::RandomPlayer;
+use reversi::search::board::Board;
+use reversi::search::{Budget, Limits, Score, Searcher, hint};
+use reversi::{Position, Rules, Square};
+use support::rules_from_flags;
+
+/// The published scores of every move in an `.obf` annotation
+/// (`G8:+18; H1:+12; …`).
+fn published(line: &str) -> Vec<(Square, i32)> {
+    line.split(';')
+        .skip(1)
+        .filter_map(|part| {
+            let (mv, score) = part.trim().split_once(':')?;
+            Some((mv.to_ascii_lowercase().parse().ok()?, score.parse().ok()?))
+        })
+        .collect()
+}
+
+fn check_ffo_file(path: &str, wanted: impl Fn(usize) -> bool) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let items = parse_positions(&text, &RuleArgs::default()).unwrap();
+    let mut searcher = Searcher::new(20);
+    let mut checked = 0;
+    for item in items.iter().filter(|i| wanted(i.line)) {
+        let answers = published(text.lines().nth(item.line - 1).unwrap());
+        let best_score = answers.iter().map(|a| a.1).max().unwrap();
+        let result = solve_line(&mut searcher, item);
+        assert_eq!(result.score, best_score, "{path} line {}", item.line);
+        let mv = result.best.expect("a move");
+        let mv_score = answers.iter().find(|a| a.0 == mv).map(|a| a.1);
+        assert_eq!(
+            mv_score,
+            Some(best_score),
+            "{path} line {}: {mv} is not a best move",
+            item.line
+        );
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn ffo_1_to_19_match_the_published_scores_and_best_moves() {
+    assert_eq!(check_ffo_file("tests/data/ffo/fforum-1-19.obf", |_| true), 19);
+}
+
+#[test]
+fn ffo_40_and_41_match_the_published_scores_and_best_moves() {
+    // The rest of 40–59 takes too long for every CI run: see `reversi bench`.
+    assert_eq!(
+        check_ffo_file("tests/data/ffo/fforum-40-59.obf", |line| line <= 2),
+        2
+    );
+}
+
+/// Plain minimax through the engine's own `Position::play`: the exact score
+/// for the side to move, empties to the winner.
+fn minimax(position: &Position) -> i32 {
+    let Some(mover) = position.to_move() else {
+        unreachable!("called on a finished game")
+    };
+    position
+        .legal_moves()
+        .squares()
+        .map(|sq| {
+            let child = position.play(sq).unwrap();
+            match child.to_move() {
+                None => final_score(&child, mover),
+                Some(next) if next == mover => minimax(&child),
+                Some(_) => -minimax(&child),
+            }
+        })
+        .max()
+        .unwrap()
+}
+
+fn final_score(position: &Position, me: reversi::Color) -> i32 {
+    let counts = position.counts();
+    let raw = i32::from(counts[me]) - i32::from(counts[!me]);
+    raw + raw.signum() * position.empty().count() as i32
+}
+
+/// A position `empties` empty squares from the end of a random game, if the
+/// game gets that far.
+fn random_position(rules: &Rules, seed: u64, empties: u32) -> Option<Position> {
+    let mut random = RandomPlayer::new(seed);
+    let mut position = rules.start_position();
+    while position.empty().count() > empties {
+        let sq = random.choose(&position)?;
+        position = position.play(sq).unwrap();
+    }
+    position.to_move().map(|_| position)
+}
+
+fn check_against_minimax(flags: &str, seed: u64, empties: u32) {
+    let rules = rules_from_flags(flags);
+    let Some(position) = random_position(&rules, seed, empties) else {
+        return;
+    };
+    let expected = minimax(&position);
+    let board = Board::from_position(&position).unwrap();
+    let mut searcher = Searcher::new(12);
+    let solution = searcher
+        .solve(&board, position.options().topology, &Budget::nodes(0))
+        .unwrap();
+    assert_eq!(solution.score, expected, "{flags}, seed {seed}");
+    let best = solution.best.unwrap();
+    let child = position.play(best).unwrap();
+    let mover = position.to_move().unwrap();
+    let achieved = match child.to_move() {
+        None => final_score(&child, mover),
+        Some(next) if next == mover => minimax(&child),
+        Some(_) => -minimax(&child),
+    };
+    assert_eq!(achieved, expected, "{flags}, seed {seed}: {best} is not best");
+    // The game-playing search agrees when it solves the position.
+    let thought = Searcher::new(12)
+        .think(&position, &Limits::analysis(0), None)
+        .unwrap();
+    assert_eq!(thought.score, Score::Exact(expected), "{flags}, seed {seed}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn the_solver_agrees_with_minimax_on_the_torus(seed in any::<u64>(), empties in 1u32..=10) {
+        check_against_minimax("--rules torus", seed, empties);
+    }
+
+    #[test]
+    fn the_solver_agrees_with_minimax_with_walls(seed in any::<u64>(), empties in 1u32..=10) {
+        check_against_minimax("--walls a1,c6,d2,h5,f8,b8", seed, empties);
+    }
+
+    #[test]
+    fn the_solver_agrees_with_minimax_on_a_torus_with_walls(seed in any::<u64>(), empties in 1u32..=10) {
+        check_against_minimax("--rules torus --walls b2,g7,c6", seed, empties);
+    }
+
+    #[test]
+    fn the_solver_agrees_with_minimax_with_32_discs(seed in any::<u64>(), empties in 1u32..=10) {
+        check_against_minimax("--discs 32", seed, empties);
+    }
+
+    #[test]
+    fn the_solver_agrees_with_minimax_when_discs_run_out(seed in any::<u64>(), empties in 1u32..=10) {
+        // 27 discs each: someone usually runs out before the board is full.
+        check_against_minimax("--discs 27", seed, empties);
+    }
+
+    #[test]
+    fn the_solver_agrees_with_minimax_on_the_standard_board(seed in any::<u64>(), empties in 1u32..=10) {
+        check_against_minimax("", seed, empties);
+    }
+}
+
+#[test]
+fn a_tight_supply_really_runs_out_in_the_tested_positions() {
+    // Guards the test above: some of its positions must have a binding supply.
+    let rules = rules_from_flags("--discs 27");
+    let binding = (0..200u64)
+        .filter_map(|seed| random_position(&rules, seed, 8))
+        .filter(|p| !Board::from_position(p).unwrap().unlimited())
+        .count();
+    assert!(binding > 20, "only {binding} positions with a binding supply");
+}
+
+#[test]
+fn hint_gives_a_legal_move_and_an_exact_score_near_the_end() {
+    let text = std::fs::read_to_string("tests/data/ffo/fforum-1-19.obf").unwrap();
+    let items = parse_positions(&text, &RuleArgs::default()).unwrap();
+    let first = &items[0].position;
+    let thought = hint(first, 0).unwrap();
+    assert!(first.is_legal(thought.best));
+    assert_eq!(thought.score, Score::Exact(18));
+    assert_eq!(thought.best, "g8".parse().unwrap());
+    // Early in the game the score is an estimate.
+    let start = Rules::default().start_position();
+    let early = hint(&start, 200_000).unwrap();
+    assert!(start.is_legal(early.best));
+    assert!(matches!(early.score, Score::Estimate(_)));
+}
+
+#[test]
+fn the_search_plays_every_opening_option() {
+    for flags in ["--rules reversi", "--rules ravensburger", "--rules torus --opening free"] {
+        let rules = rules_from_flags(flags);
+        let mut position = rules.start_position();
+        let mut bot = reversi::bot::Bot::new(6, 1);
+        while let Some(_) = position.to_move() {
+            let mv = bot.choose(&position).unwrap();
+            position = position.play(mv).unwrap_or_else(|e| panic!("{flags}: {e}"));
+        }
+        assert!(position.outcome().is_some());
+    }
+}
