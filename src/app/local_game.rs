@@ -4,7 +4,8 @@
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::bot::Bot;
+use crate::bot::{Bot, DEFAULT_MOVE_TIME};
+use crate::search::Thought;
 use crate::engine::{Bitboard, Color, Ending, Outcome, PlayError, Position, Rules, Square};
 
 /// A local game.
@@ -26,7 +27,13 @@ pub struct LocalGame {
     /// The discs the last move turned, and when.
     pub flipped: Option<(Bitboard, Instant)>,
     resigned: Option<Color>,
+    hinting: Option<mpsc::Receiver<Option<Thought>>>,
+    /// The latest hint and the number of moves played when it was asked.
+    pub hint: Option<(usize, Thought)>,
 }
+
+/// Nodes a hint may search (about a quarter of a second).
+const HINT_NODES: u64 = 4_000_000;
 
 impl LocalGame {
     /// A new game; the bot moves first if the person plays White.
@@ -42,6 +49,8 @@ impl LocalGame {
             notices: Vec::new(),
             flipped: None,
             resigned: None,
+            hinting: None,
+            hint: None,
         }
     }
 
@@ -114,11 +123,50 @@ impl LocalGame {
         }
     }
 
+    /// Asks the search for the best move for the person; the answer
+    /// arrives through [`poll_bot`](Self::poll_bot). `wake` is called when
+    /// it is ready.
+    pub fn request_hint(&mut self, wake: impl Fn() + Send + 'static) {
+        if self.hinting.is_some() || !self.human_to_move() {
+            return;
+        }
+        let (tx, rx) = mpsc::channel();
+        let position = self.position;
+        std::thread::spawn(move || {
+            let _ = tx.send(crate::search::hint(&position, HINT_NODES));
+            wake();
+        });
+        self.hinting = Some(rx);
+    }
+
+    /// Whether a hint is being computed.
+    pub fn hint_pending(&self) -> bool {
+        self.hinting.is_some()
+    }
+
+    /// The hint for the current position, if one was asked for.
+    pub fn current_hint(&self) -> Option<&Thought> {
+        self.hint
+            .as_ref()
+            .filter(|(moves, _)| *moves == self.moves.len())
+            .map(|(_, t)| t)
+    }
+
     /// Starts the bot when it is its turn and plays its answer when ready.
     /// `wake` is called from the bot's thread when it has answered.
     pub fn poll_bot(&mut self, wake: impl Fn() + Send + 'static) {
         if self.resigned.is_some() {
             return;
+        }
+        if let Some(rx) = &self.hinting {
+            match rx.try_recv() {
+                Ok(answer) => {
+                    self.hinting = None;
+                    self.hint = answer.map(|t| (self.moves.len(), t));
+                }
+                Err(mpsc::TryRecvError::Disconnected) => self.hinting = None,
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
         }
         if let Some(rx) = &self.thinking {
             match rx.try_recv() {
@@ -136,7 +184,8 @@ impl LocalGame {
             let position = self.position;
             let mut bot = Bot::new(self.level, self.seed.wrapping_add(self.moves.len() as u64));
             std::thread::spawn(move || {
-                let _ = tx.send(bot.choose(&position));
+                let answer = bot.choose_within(&position, DEFAULT_MOVE_TIME);
+                let _ = tx.send(answer.map(|t| t.best));
                 wake();
             });
             self.thinking = Some(rx);

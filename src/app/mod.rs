@@ -443,6 +443,7 @@ impl ReversiApp {
         ui.strong("Against the computer");
         ui.horizontal(|ui| {
             ui.add(egui::Slider::new(&mut self.settings.level, 1..=10).text("level"));
+            ui.label(crate::bot::level_spec(self.settings.level).name);
             ui.selectable_value(&mut self.settings.color, ColorChoice::Black, "Black");
             ui.selectable_value(&mut self.settings.color, ColorChoice::White, "White");
             ui.selectable_value(&mut self.settings.color, ColorChoice::Random, "Random");
@@ -708,7 +709,12 @@ impl ReversiApp {
             .min_width(220.0)
             .show(ctx, |ui| {
                 ui.heading("You vs the computer");
-                ui.label(format!("You play {} · level {}", game.human, game.level));
+                ui.label(format!(
+                    "You play {} · level {} ({})",
+                    game.human,
+                    game.level,
+                    crate::bot::level_spec(game.level).name
+                ));
                 counts_line(ui, &game.position);
                 ui.label(turn_text(
                     &game.position,
@@ -717,6 +723,16 @@ impl ReversiApp {
                 ));
                 if game.bot_thinking() {
                     ui.label("The computer is thinking…");
+                }
+                if outcome.is_none() && game.human_to_move() {
+                    if let Some(hint) = game.current_hint() {
+                        ui.label(format!("Hint: {} {}", hint.best, hint.score));
+                    } else if game.hint_pending() {
+                        ui.label("Looking for a hint…");
+                    } else if ui.button("Hint").clicked() {
+                        let wake = ctx.clone();
+                        game.request_hint(move || wake.request_repaint());
+                    }
                 }
                 supply_line(ui, &game.position);
                 for notice in game.notices.iter().rev().take(3) {

@@ -1,6 +1,7 @@
 //! The command line: argument types (clap) and one module per command.
 
 pub mod audit_command;
+pub mod bench_command;
 pub mod board_command;
 pub mod export_command;
 pub mod ladder_command;
@@ -49,6 +50,8 @@ pub enum Command {
     Join(network_commands::JoinArgs),
     /// Resume a networked game from its log after a crash or restart.
     Resume(network_commands::ResumeArgs),
+    /// Speed figures: perft, midgame nodes per second, FFO 40–49 solve time.
+    Bench(bench_command::BenchArgs),
     /// Play each bot level against the one below and print the table.
     Ladder(ladder_command::LadderArgs),
     /// Solve positions exactly (an .obf file): best move, score, nodes, time.
@@ -111,6 +114,7 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Play(args)) => play_command::run(args),
         Some(Command::Solve(args)) => solve_command::run(args),
         Some(Command::Ladder(args)) => ladder_command::run(args),
+        Some(Command::Bench(args)) => bench_command::run(args),
         None => open_window(),
     }
 }

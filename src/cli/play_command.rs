@@ -1,5 +1,5 @@
-//! `reversi play`: a game in the terminal against the seeded random player.
-//! (The desktop client and the real bot replace this as the default later.)
+//! `reversi play`: a game in the terminal against the bot (without a
+//! command, the desktop client opens instead).
 
 use std::io::{BufRead, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -10,7 +10,10 @@ use super::CliError;
 use super::board_command::{grid_text, outcome_text};
 use super::rule_args::RuleArgs;
 use crate::engine::{Color, Position, Square, format_transcript};
-use crate::random_player::RandomPlayer;
+use crate::bot::Bot;
+
+/// Nodes a hint may search (a fraction of a second).
+const HINT_NODES: u64 = 4_000_000;
 
 /// Which colour the person at the terminal plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -35,6 +38,9 @@ pub struct PlayArgs {
     /// Seed of the computer's choices (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
+    /// The computer's level, 1 (Novice) to 10 (Champion).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: u8,
 }
 
 /// Runs `reversi play` on the process's terminal.
@@ -59,7 +65,7 @@ pub fn play_game(
     output: &mut impl Write,
 ) -> Result<Vec<Square>, CliError> {
     let rules = args.rules.rules()?;
-    let mut computer = RandomPlayer::new(seed);
+    let mut computer = Bot::new(args.level, seed);
     let human = match args.color {
         ColorChoice::Black => Color::Black,
         ColorChoice::White => Color::White,
@@ -70,8 +76,10 @@ pub fn play_game(
     let mut moves = Vec::new();
     let mut say = |text: &str| writeln!(output, "{text}").map_err(CliError::Terminal);
     say(&format!(
-        "You play {human} ({}). Rules: {}. Type a square such as f5, or quit.",
+        "You play {human} ({}) against level {} ({}). Rules: {}. Type a square such as f5, hint, or quit.",
         human.symbol(),
+        computer.spec().level,
+        computer.spec().name,
         rules.options()
     ))?;
     while let Some(mover) = position.to_move() {
@@ -141,6 +149,13 @@ fn read_move(
         if text.eq_ignore_ascii_case("quit") {
             return Ok(None);
         }
+        if text.eq_ignore_ascii_case("hint") || text == "?" {
+            match crate::search::hint(position, HINT_NODES) {
+                Some(hint) => say(&format!("Hint: {} {}", hint.best, hint.score))?,
+                None => say("No move to hint.")?,
+            }
+            continue;
+        }
         match text.parse::<Square>() {
             Ok(square) => match position.play(square) {
                 Ok(_) => return Ok(Some(square)),
@@ -158,13 +173,14 @@ mod tests {
     #[test]
     fn scripted_input_plays_reports_errors_and_quits() {
         let args = PlayArgs::default();
-        let input = b"zz\na1\nf5\nquit\n";
+        let input = b"zz\na1\nhint\nf5\nquit\n";
         let mut output = Vec::new();
         let moves = play_game(&args, 1, &input[..], &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();
         assert!(text.contains("expected a square from a1 to h8, found \"zz\""));
         assert!(text.contains("Not legal: a1 flips nothing."));
         assert!(text.contains("Computer (white) plays"));
+        assert!(text.contains("Hint: "), "{text}");
         assert_eq!(moves.len(), 2, "f5 and the computer's reply");
         assert!(text.contains("Game left unfinished: f5"));
     }

@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::CliError;
 use super::rule_args::RuleArgs;
+use crate::bot::Bot;
 use crate::data_dir::DataDir;
 use crate::match_log::Identity;
 use crate::match_log::builder::{MatchBuilder, MatchTerms, Players};
@@ -15,12 +16,51 @@ use crate::match_log::log_file::write_log;
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::random_player::{RandomPlayer, SplitMix64};
 
-/// Who chooses a side's moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// Who chooses a side's moves: `random`, or a bot level 1–10.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mover {
     /// The seeded random player.
     #[default]
     Random,
+    /// The bot at this level.
+    Bot(u8),
+}
+
+impl std::str::FromStr for Mover {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Mover, String> {
+        if text.eq_ignore_ascii_case("random") {
+            return Ok(Mover::Random);
+        }
+        text.parse::<u8>()
+            .ok()
+            .filter(|l| crate::bot::LEVELS.contains(l))
+            .map(Mover::Bot)
+            .ok_or_else(|| format!("{text:?}: expected `random` or a bot level from 1 to 10"))
+    }
+}
+
+/// A mover ready to play.
+enum Player {
+    Random(RandomPlayer),
+    Bot(Box<Bot>),
+}
+
+impl Player {
+    fn new(mover: Mover, seed: u64) -> Player {
+        match mover {
+            Mover::Random => Player::Random(RandomPlayer::new(seed)),
+            Mover::Bot(level) => Player::Bot(Box::new(Bot::new(level, seed))),
+        }
+    }
+
+    fn choose(&mut self, position: &crate::engine::Position) -> Option<crate::engine::Square> {
+        match self {
+            Player::Random(p) => p.choose(position),
+            Player::Bot(b) => b.choose(position),
+        }
+    }
 }
 
 /// Arguments of `reversi selfplay`.
@@ -32,11 +72,11 @@ pub struct SelfplayArgs {
     /// (instead of --draw).
     #[arg(long)]
     draw_by_lot: bool,
-    /// Who plays Black.
-    #[arg(long, value_enum, default_value_t = Mover::Random)]
+    /// Who plays Black: `random` or a bot level 1–10.
+    #[arg(long, default_value = "random", value_name = "random|LEVEL")]
     black: Mover,
-    /// Who plays White.
-    #[arg(long, value_enum, default_value_t = Mover::Random)]
+    /// Who plays White: `random` or a bot level 1–10.
+    #[arg(long, default_value = "random", value_name = "random|LEVEL")]
     white: Mover,
     /// Seed for the players and the coin flip (default: random).
     #[arg(long)]
@@ -100,8 +140,8 @@ pub fn run(args: &SelfplayArgs, data_dir: &DataDir) -> Result<String, CliError> 
     let mut clock = now_ms();
     let mut game = MatchBuilder::new(&terms, players, clock).map_err(CliError::Verify)?;
     let mut movers = [
-        RandomPlayer::new(seed),
-        RandomPlayer::new(seed.wrapping_add(1)),
+        Player::new(args.black, seed),
+        Player::new(args.white, seed.wrapping_add(1)),
     ];
     while let Some(position) = game.verifier().current_position().copied() {
         let Some(color) = position.to_move() else {

@@ -13,6 +13,7 @@
 //! move, empty squares credited to the winner.
 
 use super::board::Board;
+use super::eval::evaluate;
 use super::transposition::{NO_MOVE, Table};
 use super::{Budget, SearchGeometry};
 
@@ -20,7 +21,14 @@ use super::{Budget, SearchGeometry};
 pub const SMALL: u32 = 6;
 /// From this many empties, move ordering uses the (slower) potential
 /// mobility too and enhanced transposition cut-offs are tried.
-const DEEP: u32 = 14;
+const DEEP: u32 = 10;
+/// Up to this many empties the table is not used: probing costs more than
+/// the rare transposition saves.
+const NO_TABLE: u32 = 8;
+/// From this many empties, moves are ordered by a shallow midgame search.
+const ORDER_BY_SEARCH: u32 = 99;
+/// Wider than any evaluation.
+const INFINITY: i32 = 1 << 20;
 /// Scores lie within ±64.
 pub const SCORE_MAX: i32 = 64;
 
@@ -153,7 +161,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
     ) -> i32 {
         // Stability cut-off: the other side keeps its stable discs.
         let squares = (board.player | board.opponent | board.empty).count_ones() as i32;
-        if alpha >= squares - 2 * 12 {
+        if alpha >= squares - 2 * 24 {
             let stable = G::stable(board.opponent, board.player, board.empty).count_ones() as i32;
             let upper = squares - 2 * stable;
             if upper <= alpha {
@@ -164,7 +172,9 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         let key = board.hash();
         let depth = empties as u8;
         let mut hash_move = NO_MOVE;
-        if let Some(entry) = self.table.probe(key)
+        let use_table = empties > NO_TABLE;
+        if use_table
+            && let Some(entry) = self.table.probe(key)
             && entry.depth == depth
         {
             let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
@@ -192,6 +202,10 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             let child = board.play(index, flips);
             let priority = if index == hash_move {
                 1 << 30
+            } else if empties >= ORDER_BY_SEARCH {
+                let depth = (empties - ORDER_BY_SEARCH) / 4;
+                self.nodes += 1;
+                -shallow_value::<G>(&child, depth, -INFINITY, INFINITY)
             } else {
                 order_priority::<G>(&child, index, empties)
             };
@@ -201,15 +215,14 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
 
         // Enhanced transposition cut-off: a child already known to refute.
         if empties >= DEEP {
-            for k in 0..list.len {
-                let child = &list.children[k];
-                if let Some(entry) = self.table.probe(child.hash())
+            for candidate in &list.items {
+                if let Some(entry) = self.table.probe(candidate.child.hash())
                     && u32::from(entry.depth) == empties - 1
                     && -i32::from(entry.upper) >= beta
                 {
                     let value = -i32::from(entry.upper);
                     self.table
-                        .store(key, depth, alpha_in, beta_in, value, list.moves[k]);
+                        .store(key, depth, alpha_in, beta_in, value, candidate.index);
                     return value;
                 }
             }
@@ -217,8 +230,8 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
 
         let mut best = -SCORE_MAX - 1;
         let mut best_move = NO_MOVE;
-        for k in 0..list.len {
-            let child = list.children[k];
+        for (k, candidate) in list.items.iter().enumerate() {
+            let child = candidate.child;
             let value = if k == 0 {
                 -self.search(&child, -beta, -alpha)
             } else {
@@ -234,7 +247,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             }
             if value > best {
                 best = value;
-                best_move = list.moves[k];
+                best_move = candidate.index;
                 if value > alpha {
                     alpha = value;
                     if alpha >= beta {
@@ -243,8 +256,10 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
                 }
             }
         }
-        self.table
-            .store(key, depth, alpha_in, beta_in, best, best_move);
+        if use_table {
+            self.table
+                .store(key, depth, alpha_in, beta_in, best, best_move);
+        }
         best
     }
 
@@ -264,6 +279,9 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             while rest != 0 {
                 let index = rest.trailing_zeros() as u8;
                 rest &= rest - 1;
+                if G::adjacent(index) & board.opponent == 0 {
+                    continue;
+                }
                 let flips = G::flips(board.player, board.opponent, index);
                 if flips == 0 {
                     continue;
@@ -291,18 +309,56 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
     }
 }
 
+/// A plain alpha-beta value of `board` at `depth` with the static
+/// evaluation at the leaves (hundredths of a disc), for move ordering.
+fn shallow_value<G: SearchGeometry>(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return evaluate::<G>(board);
+    }
+    let moves = board.moves::<G>();
+    if moves == 0 {
+        if board.opponent_moves::<G>() == 0 {
+            return board.final_score() * 100;
+        }
+        return -shallow_value::<G>(&board.pass(), depth, -beta, -alpha);
+    }
+    let mut best = -INFINITY;
+    let mut rest = moves;
+    while rest != 0 {
+        let index = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let child = board.play(index, G::flips(board.player, board.opponent, index));
+        let value = -shallow_value::<G>(&child, depth - 1, -beta, -alpha);
+        if value > best {
+            best = value;
+            if value > alpha {
+                alpha = value;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
 /// The exact value with one empty square left (unlimited discs).
 #[inline(always)]
 fn last_empty<G: SearchGeometry>(board: &Board) -> i32 {
     let index = board.empty.trailing_zeros() as u8;
     let diff = board.disc_difference();
-    let mine = G::flips(board.player, board.opponent, index).count_ones() as i32;
-    if mine > 0 {
-        return diff + 2 * mine + 1;
+    let around = G::adjacent(index);
+    if around & board.opponent != 0 {
+        let mine = G::flips(board.player, board.opponent, index).count_ones() as i32;
+        if mine > 0 {
+            return diff + 2 * mine + 1;
+        }
     }
-    let theirs = G::flips(board.opponent, board.player, index).count_ones() as i32;
-    if theirs > 0 {
-        return diff - 2 * theirs - 1;
+    if around & board.player != 0 {
+        let theirs = G::flips(board.opponent, board.player, index).count_ones() as i32;
+        if theirs > 0 {
+            return diff - 2 * theirs - 1;
+        }
     }
     match diff.signum() {
         1 => diff + 1,
@@ -338,53 +394,40 @@ fn order_priority<G: SearchGeometry>(child: &Board, index: u8, empties: u32) -> 
     priority
 }
 
-/// Moves with the boards they lead to, for sorting.
+/// A move with the board it leads to and its ordering priority.
 #[derive(Clone, Copy)]
-pub(crate) struct MoveList {
-    pub(crate) moves: [u8; 64],
-    pub(crate) children: [Board; 64],
-    pub(crate) priorities: [i32; 64],
-    pub(crate) len: usize,
+pub(crate) struct Candidate {
+    pub(crate) index: u8,
+    pub(crate) priority: i32,
+    pub(crate) child: Board,
 }
 
-impl Default for MoveList {
-    fn default() -> Self {
-        let empty = Board {
-            player: 0,
-            opponent: 0,
-            empty: 0,
-            player_supply: 0,
-            opponent_supply: 0,
-        };
-        MoveList {
-            moves: [NO_MOVE; 64],
-            children: [empty; 64],
-            priorities: [0; 64],
-            len: 0,
-        }
-    }
+/// The moves of a node, for sorting (at most 64: one per square, so never
+/// full; nothing is initialised beyond the moves pushed).
+#[derive(Default)]
+pub(crate) struct MoveList {
+    pub(crate) items: arrayvec::ArrayVec<Candidate, 64>,
 }
 
 impl MoveList {
     #[inline(always)]
     pub(crate) fn push(&mut self, index: u8, child: Board, priority: i32) {
-        // At most 64 squares, so at most 64 moves: never out of bounds.
-        self.moves[self.len] = index;
-        self.children[self.len] = child;
-        self.priorities[self.len] = priority;
-        self.len += 1;
+        self.items.push(Candidate {
+            index,
+            priority,
+            child,
+        });
     }
 
     /// Insertion sort by priority, highest first; stable, so ties keep
     /// square order and the search stays deterministic.
     #[inline(always)]
     pub(crate) fn sort(&mut self) {
-        for i in 1..self.len {
+        let items = self.items.as_mut_slice();
+        for i in 1..items.len() {
             let mut j = i;
-            while j > 0 && self.priorities[j - 1] < self.priorities[j] {
-                self.priorities.swap(j - 1, j);
-                self.moves.swap(j - 1, j);
-                self.children.swap(j - 1, j);
+            while j > 0 && items[j - 1].priority < items[j].priority {
+                items.swap(j - 1, j);
                 j -= 1;
             }
         }

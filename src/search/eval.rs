@@ -9,9 +9,9 @@
 //! - stable discs (see [`stability`](super::stability));
 //! - parity (who is due to play the last empty square);
 //! - the disc difference and a constant;
-//! - on the plane, each edge's eight squares as a pattern, weighted by a
-//!   learned table of its 3⁸ configurations (an edge and its mirror image
-//!   share an entry).
+//! - on the plane, each edge's eight squares and each corner's 3×3 block as
+//!   patterns, weighted by learned tables of their 3⁸ and 3⁹ configurations
+//!   (mirror images share an entry).
 //!
 //! The weights are integers read from `eval_weights.txt`, written by the
 //! tuning program (`cargo run --release --example tune_eval`), so every
@@ -41,6 +41,8 @@ pub const SCALAR_NAMES: [&str; SCALARS] = [
 pub const PHASES: usize = 6;
 /// Configurations of an eight-square edge.
 pub const EDGE_CONFIGS: usize = 6561;
+/// Configurations of a corner's 3×3 block.
+pub const CORNER_CONFIGS: usize = 19683;
 /// Evaluations stay strictly inside this, below any exact final score × 100.
 pub const EVAL_LIMIT: i32 = 6400;
 
@@ -64,8 +66,17 @@ pub struct Features {
     pub phase: usize,
     /// Scalar features, in [`SCALAR_NAMES`] order.
     pub scalars: [i32; SCALARS],
-    /// Canonical configuration index of each edge (plane only).
-    pub edges: Option<[u16; 4]>,
+    /// Canonical configuration indices of the patterns (plane only).
+    pub patterns: Option<Patterns>,
+}
+
+/// The pattern configurations of a board on the plane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Patterns {
+    /// Each edge's canonical index into the edge table.
+    pub edges: [u16; 4],
+    /// Each corner block's canonical index into the corner table.
+    pub corners: [u16; 4],
 }
 
 /// Learned weights, in hundredths of a disc.
@@ -77,6 +88,8 @@ pub struct Weights {
     pub torus: [[i32; SCALARS]; PHASES],
     /// Edge table per phase (plane only).
     pub edge: Vec<[i16; EDGE_CONFIGS]>,
+    /// Corner 3×3 table per phase (plane only).
+    pub corner: Vec<[i16; CORNER_CONFIGS]>,
 }
 
 /// Why a weights file cannot be read.
@@ -102,15 +115,17 @@ impl Weights {
             plane: [[0; SCALARS]; PHASES],
             torus: [[0; SCALARS]; PHASES],
             edge: vec![[0; EDGE_CONFIGS]; PHASES],
+            corner: vec![[0; CORNER_CONFIGS]; PHASES],
         }
     }
 
     /// Parses the text format written by [`Weights::to_text`]:
-    /// `plane PHASE w…`, `torus PHASE w…` and `edge PHASE w…` lines;
+    /// `plane PHASE w…`, `torus PHASE w…`, `edge PHASE w…` and
+    /// `corner PHASE w…` lines;
     /// `#` starts a comment.
     pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let mut weights = Weights::zero();
-        let mut seen = [[false; PHASES]; 3];
+        let mut seen = [[false; PHASES]; 4];
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -134,6 +149,7 @@ impl Weights {
                 "plane" => (0, SCALARS),
                 "torus" => (1, SCALARS),
                 "edge" => (2, EDGE_CONFIGS),
+                "corner" => (3, CORNER_CONFIGS),
                 other => return Err(err(format!("unknown table {other:?}"))),
             };
             if numbers.len() != expected {
@@ -146,15 +162,20 @@ impl Weights {
                 0 => weights.plane[phase].copy_from_slice(&numbers),
                 1 => weights.torus[phase].copy_from_slice(&numbers),
                 _ => {
-                    for (w, &n) in weights.edge[phase].iter_mut().zip(&numbers) {
+                    let table: &mut [i16] = if slot == 2 {
+                        &mut weights.edge[phase]
+                    } else {
+                        &mut weights.corner[phase]
+                    };
+                    for (w, &n) in table.iter_mut().zip(&numbers) {
                         *w = i16::try_from(n)
-                            .map_err(|_| err(format!("edge weight {n} out of range")))?;
+                            .map_err(|_| err(format!("pattern weight {n} out of range")))?;
                     }
                 }
             }
             seen[slot][phase] = true;
         }
-        for (slot, name) in ["plane", "torus", "edge"].iter().enumerate() {
+        for (slot, name) in ["plane", "torus", "edge", "corner"].iter().enumerate() {
             if let Some(p) = seen[slot].iter().position(|s| !s) {
                 return Err(WeightsError::Missing(format!("{name} {p}")));
             }
@@ -182,13 +203,16 @@ impl Weights {
         for (p, ws) in self.edge.iter().enumerate() {
             let _ = writeln!(out, "edge {p} {}", join(&mut ws.iter().map(|&w| i32::from(w))));
         }
+        for (p, ws) in self.corner.iter().enumerate() {
+            let _ = writeln!(out, "corner {p} {}", join(&mut ws.iter().map(|&w| i32::from(w))));
+        }
         out
     }
 
     /// The value of `features` under these weights, within ±[`EVAL_LIMIT`].
     #[inline]
     pub fn value(&self, features: &Features) -> i32 {
-        let scalars = match features.edges {
+        let scalars = match features.patterns {
             Some(_) => &self.plane[features.phase],
             None => &self.torus[features.phase],
         };
@@ -197,10 +221,14 @@ impl Weights {
             .zip(&features.scalars)
             .map(|(w, f)| w * f)
             .sum();
-        if let Some(edges) = features.edges {
-            let table = &self.edge[features.phase];
-            for index in edges {
-                value += i32::from(table[usize::from(index)]);
+        if let Some(patterns) = features.patterns {
+            let edge = &self.edge[features.phase];
+            let corner = &self.corner[features.phase];
+            for index in patterns.edges {
+                value += i32::from(edge[usize::from(index)]);
+            }
+            for index in patterns.corners {
+                value += i32::from(corner[usize::from(index)]);
             }
         }
         value.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
@@ -266,6 +294,78 @@ const fn build_canonical() -> [u16; EDGE_CONFIGS] {
     out
 }
 
+/// The canonical index of each corner block configuration: the smaller of
+/// it and its reflection in the corner's diagonal.
+static CANONICAL_CORNER: [u16; CORNER_CONFIGS] = build_canonical_corner();
+/// Base-3 value of each 9-bit corner block (bits: row-major, corner first).
+static TERNARY9: [u16; 512] = build_ternary9();
+
+const fn build_ternary9() -> [u16; 512] {
+    let mut out = [0u16; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        let (mut value, mut power, mut bit) = (0u16, 1u16, 0);
+        while bit < 9 {
+            if bits & (1 << bit) != 0 {
+                value += power;
+            }
+            power *= 3;
+            bit += 1;
+        }
+        out[bits] = value;
+        bits += 1;
+    }
+    out
+}
+
+const fn build_canonical_corner() -> [u16; CORNER_CONFIGS] {
+    let mut out = [0u16; CORNER_CONFIGS];
+    let mut index = 0;
+    while index < CORNER_CONFIGS {
+        let mut digits = [0usize; 9];
+        let (mut rest, mut i) = (index, 0);
+        while i < 9 {
+            digits[i] = rest % 3;
+            rest /= 3;
+            i += 1;
+        }
+        // Cell (r, c) is digit 3r + c; the reflection swaps r and c.
+        let (mut reflected, mut power, mut k) = (0usize, 1usize, 0);
+        while k < 9 {
+            let (r, c) = (k / 3, k % 3);
+            reflected += digits[3 * c + r] * power;
+            power *= 3;
+            k += 1;
+        }
+        out[index] = if reflected < index {
+            reflected as u16
+        } else {
+            index as u16
+        };
+        index += 1;
+    }
+    out
+}
+
+/// The a1 corner block of `bits` as nine bits, row-major.
+#[inline(always)]
+fn corner_bits(bits: u64) -> usize {
+    ((bits & 7) | ((bits >> 5) & 0x38) | ((bits >> 10) & 0x1C0)) as usize
+}
+
+/// The canonical index of the a1 corner block.
+#[inline(always)]
+fn corner_index(player: u64, opponent: u64) -> u16 {
+    let index = TERNARY9[corner_bits(player)] + 2 * TERNARY9[corner_bits(opponent)];
+    CANONICAL_CORNER[usize::from(index)]
+}
+
+/// The board mirrored left to right.
+#[inline(always)]
+fn flip_horizontal(bits: u64) -> u64 {
+    bits.swap_bytes().reverse_bits()
+}
+
 /// Packs the squares of file `shift` (0 = a, 7 = h) into a byte, a1 side low.
 #[inline(always)]
 fn file_byte(bits: u64, shift: u32) -> usize {
@@ -300,7 +400,7 @@ pub fn features<G: SearchGeometry>(board: &Board) -> Features {
     scalars[6] = parity;
     scalars[7] = discs;
     scalars[8] = 1;
-    let edges = if G::PLANE {
+    let patterns = if G::PLANE {
         scalars[2] = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
         scalars[9] = corner_moves;
         for k in 0..4 {
@@ -311,19 +411,30 @@ pub fn features<G: SearchGeometry>(board: &Board) -> Features {
                 scalars[4] += (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
             }
         }
-        Some([
-            edge_index((p & 0xFF) as usize, (o & 0xFF) as usize),
-            edge_index((p >> 56) as usize, (o >> 56) as usize),
-            edge_index(file_byte(p, 0), file_byte(o, 0)),
-            edge_index(file_byte(p, 7), file_byte(o, 7)),
-        ])
+        let (ph, oh) = (flip_horizontal(p), flip_horizontal(o));
+        let (pv, ov) = (p.swap_bytes(), o.swap_bytes());
+        let (pvh, ovh) = (ph.swap_bytes(), oh.swap_bytes());
+        Some(Patterns {
+            edges: [
+                edge_index((p & 0xFF) as usize, (o & 0xFF) as usize),
+                edge_index((p >> 56) as usize, (o >> 56) as usize),
+                edge_index(file_byte(p, 0), file_byte(o, 0)),
+                edge_index(file_byte(p, 7), file_byte(o, 7)),
+            ],
+            corners: [
+                corner_index(p, o),
+                corner_index(ph, oh),
+                corner_index(pv, ov),
+                corner_index(pvh, ovh),
+            ],
+        })
     } else {
         None
     };
     Features {
         phase: phase(empties),
         scalars,
-        edges,
+        patterns,
     }
 }
 
@@ -374,5 +485,19 @@ mod tests {
         assert_eq!(f.phase, 5);
         assert_eq!(file_byte(1 << 56, 0), 0x80);
         assert_eq!(file_byte(1 << 7, 7), 1);
+        // The four corner blocks of the start are empty and share an index.
+        let corners = f.patterns.unwrap().corners;
+        assert!(corners.iter().all(|&c| c == 0));
+    }
+
+    #[test]
+    fn corner_blocks_are_read_from_each_corner_and_reflect() {
+        // Own disc on b1 (next to a1 on the edge) and one on a2: reflections.
+        assert_eq!(corner_index(1 << 1, 0), corner_index(1 << 8, 0));
+        assert_ne!(corner_index(1 << 1, 0), corner_index(1 << 9, 0));
+        assert_eq!(corner_bits(1 << 18), 1 << 8, "c3 is the last cell");
+        // h8 seen from its own corner is a1.
+        let h8 = 1u64 << 63;
+        assert_eq!(corner_bits(flip_horizontal(h8).swap_bytes()), 1);
     }
 }

@@ -175,8 +175,8 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
 
         let mut best = -INFINITY;
         let mut best_move = NO_MOVE;
-        for k in 0..list.len {
-            let child = list.children[k];
+        for (k, candidate) in list.items.iter().enumerate() {
+            let child = candidate.child;
             let value = if k == 0 {
                 -self.pvs(&child, depth - 1, -beta, -alpha)
             } else {
@@ -192,7 +192,7 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
             }
             if value > best {
                 best = value;
-                best_move = list.moves[k];
+                best_move = candidate.index;
                 if value > alpha {
                     alpha = value;
                     if alpha >= beta {

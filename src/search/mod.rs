@@ -40,6 +40,38 @@ pub trait SearchGeometry: Geometry {
     fn neighbours(bits: u64) -> u64;
     /// Discs of `own` that can never flip (see [`stability`]).
     fn stable(own: u64, other: u64, empty: u64) -> u64;
+    /// The squares next to square `index`: a move there can flip only if
+    /// one of them holds an opponent disc.
+    fn adjacent(index: u8) -> u64;
+}
+
+/// `ADJACENT[0][sq]` on the plane, `ADJACENT[1][sq]` on the torus.
+static ADJACENT: [[u64; 64]; 2] = build_adjacent();
+
+const fn build_adjacent() -> [[u64; 64]; 2] {
+    let mut out = [[0u64; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (col, row) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                if dr != 0 || dc != 0 {
+                    let (c, r) = (col + dc, row + dr);
+                    if c >= 0 && c < 8 && r >= 0 && r < 8 {
+                        out[0][sq] |= 1 << (r * 8 + c);
+                    }
+                    let (c, r) = ((c + 8) % 8, (r + 8) % 8);
+                    out[1][sq] |= 1 << (r * 8 + c);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    out
 }
 
 impl SearchGeometry for Plane {
@@ -53,6 +85,10 @@ impl SearchGeometry for Plane {
     fn stable(own: u64, other: u64, empty: u64) -> u64 {
         stability::plane_stable(own, other, empty)
     }
+    #[inline(always)]
+    fn adjacent(index: u8) -> u64 {
+        ADJACENT[0][usize::from(index)]
+    }
 }
 
 impl SearchGeometry for Torus {
@@ -65,6 +101,10 @@ impl SearchGeometry for Torus {
     #[inline(always)]
     fn stable(own: u64, other: u64, empty: u64) -> u64 {
         stability::torus_stable(own, other, empty)
+    }
+    #[inline(always)]
+    fn adjacent(index: u8) -> u64 {
+        ADJACENT[1][usize::from(index)]
     }
 }
 
