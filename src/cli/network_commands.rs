@@ -17,7 +17,7 @@ use super::board_command::outcome_text;
 use super::rule_args::RuleArgs;
 use crate::bot::Bot;
 use crate::data_dir::DataDir;
-use crate::engine::{Color, Outcome, parse_transcript};
+use crate::engine::{Color, Outcome, Position, Square, parse_transcript};
 use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, Mover};
@@ -321,7 +321,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 /// Plays the game to its end, reporting on standard error.
 async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError> {
     let mut mover: Box<dyn Mover> = match flags.bot {
-        Some(level) => Box::new(BotMover(Bot::new(level, driver::seed()))),
+        Some(level) => Box::new(BotMover::new(Bot::new(level, driver::seed()))),
         None => Box::new(StdinMover::new()),
     };
     let mut report = |event: &Event| match event {
@@ -374,13 +374,55 @@ fn clock_text(session: &Session) -> String {
     }
 }
 
-/// The bot as a mover.
-struct BotMover(Bot);
+/// The bot as a mover: it thinks on its own thread so the network loop
+/// keeps answering the peer meanwhile.
+struct BotMover {
+    level: u8,
+    /// The bot, while it is not thinking.
+    bot: Option<Bot>,
+    /// The position being thought about and where the answer will arrive.
+    thinking: Option<(Position, mpsc::Receiver<(Bot, Option<Square>)>)>,
+}
+
+impl BotMover {
+    fn new(bot: Bot) -> BotMover {
+        BotMover {
+            level: bot.spec().level,
+            bot: Some(bot),
+            thinking: None,
+        }
+    }
+}
 
 impl Mover for BotMover {
     fn poll(&mut self, session: &Session) -> Option<Action> {
-        let position = session.position()?;
-        self.0.choose(position).map(Action::Play)
+        let position = *session.position()?;
+        if let Some((asked, rx)) = &self.thinking {
+            let (bot, answer) = match rx.try_recv() {
+                Ok(done) => done,
+                Err(mpsc::TryRecvError::Empty) => return None,
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    // The thread died: think again with a fresh bot next time.
+                    self.thinking = None;
+                    self.bot = Some(Bot::new(self.level, driver::seed()));
+                    return None;
+                }
+            };
+            let asked = *asked;
+            self.thinking = None;
+            self.bot = Some(bot);
+            if asked == position {
+                return answer.map(Action::Play);
+            }
+        }
+        let mut bot = self.bot.take()?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let answer = bot.choose(&position);
+            let _ = tx.send((bot, answer));
+        });
+        self.thinking = Some((position, rx));
+        None
     }
 }
 

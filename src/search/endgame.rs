@@ -26,7 +26,7 @@ const DEEP: u32 = 10;
 /// the rare transposition saves.
 const NO_TABLE: u32 = 8;
 /// From this many empties, moves are ordered by a shallow midgame search.
-const ORDER_BY_SEARCH: u32 = 99;
+const ORDER_BY_SEARCH: u32 = 16;
 /// Wider than any evaluation.
 const INFINITY: i32 = 1 << 20;
 /// Scores lie within ±64.
@@ -57,6 +57,7 @@ fn odd_quadrants(empty: u64) -> u64 {
 pub struct Solver<'a, G> {
     /// The table for exact values.
     pub table: &'a mut Table,
+
     /// Nodes visited.
     pub nodes: u64,
     /// Set when the budget ran out; the values found since are meaningless.
@@ -203,7 +204,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             let priority = if index == hash_move {
                 1 << 30
             } else if empties >= ORDER_BY_SEARCH {
-                let depth = (empties - ORDER_BY_SEARCH) / 4;
+                let depth = (empties - ORDER_BY_SEARCH) / 2 + 1;
                 self.nodes += 1;
                 -shallow_value::<G>(&child, depth, -INFINITY, INFINITY)
             } else {

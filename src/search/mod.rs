@@ -332,9 +332,19 @@ impl Searcher {
             return Some(thought);
         }
         let solve = empties <= limits.exact_empties;
-        // Before an exact solve, a short midgame search only orders the root.
+        // Before an exact solve, the midgame search gets a quarter of the
+        // budget and ten plies at most: its answer stands if the solve does
+        // not finish in time.
+        let midgame_budget = if solve {
+            Budget {
+                max_nodes: limits.nodes / 4,
+                cancel: budget.cancel.clone(),
+            }
+        } else {
+            budget.clone()
+        };
         let max_depth = if solve {
-            limits.depth.min(4)
+            limits.depth.min(10)
         } else {
             limits.depth
         }
@@ -344,7 +354,7 @@ impl Searcher {
         let mut nodes = 0;
         let mut previous = 0;
         for depth in 1..=max_depth {
-            let mut search = Midgame::<G>::new(&mut self.midgame_table, budget, nodes);
+            let mut search = Midgame::<G>::new(&mut self.midgame_table, &midgame_budget, nodes);
             let mut window = if depth >= 3 {
                 (previous - 60, previous + 60)
             } else {
