@@ -31,20 +31,24 @@ pub struct LevelSpec {
     pub depth: u32,
     /// Solve exactly from this many empties.
     pub exact_empties: u32,
-    /// Node budget per move.
+    /// Midgame node budget per move.
     pub nodes: u64,
+    /// Exact-solve node budget per move.
+    pub solve_nodes: u64,
     /// Noise on each root move's value, in hundredths of a disc.
     pub noise: i32,
     /// Transposition table size (log2 of entries).
     pub table_bits: u32,
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn spec(
     level: u8,
     name: &'static str,
     depth: u32,
     exact_empties: u32,
     nodes: u64,
+    solve_nodes: u64,
     noise: i32,
     table_bits: u32,
 ) -> LevelSpec {
@@ -54,6 +58,7 @@ const fn spec(
         depth,
         exact_empties,
         nodes,
+        solve_nodes,
         noise,
         table_bits,
     }
@@ -61,16 +66,16 @@ const fn spec(
 
 /// The ten levels, weakest first.
 pub const LEVEL_SPECS: [LevelSpec; 10] = [
-    spec(1, "Novice", 1, 0, 10_000, 1_500, 10),
-    spec(2, "Beginner", 1, 4, 10_000, 600, 10),
-    spec(3, "Casual", 2, 6, 50_000, 300, 12),
-    spec(4, "Club player", 3, 8, 100_000, 120, 14),
-    spec(5, "Intermediate", 4, 10, 200_000, 40, 16),
-    spec(6, "Advanced", 6, 12, 500_000, 0, 18),
-    spec(7, "Expert", 8, 14, 1_500_000, 0, 19),
-    spec(8, "Master", 10, 16, 3_000_000, 0, 20),
-    spec(9, "Grandmaster", 12, 18, 6_000_000, 0, 20),
-    spec(10, "Champion", 60, 22, 16_000_000, 0, 21),
+    spec(1, "Novice", 1, 0, 10_000, 10_000, 1_500, 10),
+    spec(2, "Beginner", 1, 4, 10_000, 10_000, 600, 10),
+    spec(3, "Casual", 2, 6, 50_000, 50_000, 300, 12),
+    spec(4, "Club player", 3, 8, 100_000, 100_000, 120, 14),
+    spec(5, "Intermediate", 4, 10, 200_000, 200_000, 40, 16),
+    spec(6, "Advanced", 6, 12, 500_000, 1_000_000, 0, 18),
+    spec(7, "Expert", 8, 14, 1_000_000, 3_000_000, 0, 19),
+    spec(8, "Master", 10, 16, 2_000_000, 8_000_000, 0, 20),
+    spec(9, "Grandmaster", 12, 18, 3_000_000, 12_000_000, 0, 20),
+    spec(10, "Champion", 60, 20, 5_000_000, 20_000_000, 0, 21),
 ];
 
 /// The description of a level (clamped to 1–10).
@@ -117,6 +122,7 @@ impl Bot {
             depth: self.spec.depth,
             exact_empties: self.spec.exact_empties,
             nodes: self.spec.nodes,
+            solve_nodes: self.spec.solve_nodes,
             noise: self.spec.noise,
             seed: self.seed,
         }
@@ -202,6 +208,8 @@ mod tests {
         for pair in LEVEL_SPECS.windows(2) {
             assert_ne!(pair[0].name, pair[1].name);
             assert!(pair[0].nodes <= pair[1].nodes);
+            assert!(pair[0].solve_nodes <= pair[1].solve_nodes);
+            assert!(pair[0].exact_empties <= pair[1].exact_empties);
             assert!(pair[0].noise >= pair[1].noise);
             assert!(pair[0].depth <= pair[1].depth);
         }

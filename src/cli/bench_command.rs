@@ -76,6 +76,7 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
         depth: args.depth,
         exact_empties: 0,
         nodes: 0,
+        solve_nodes: 0,
         noise: 0,
         seed: 0,
     };

@@ -166,8 +166,12 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
             let child = board.play(index, G::flips(board.player, board.opponent, index));
             let priority = if index == hash_move {
                 i32::MAX
-            } else {
+            } else if depth >= 3 {
                 -self.evaluate(&child)
+            } else {
+                // Near the leaves the static evaluation costs more than it
+                // saves: fewest replies first.
+                -(child.moves::<G>().count_ones() as i32)
             };
             list.push(index, child, priority);
         }

@@ -145,8 +145,11 @@ pub struct Limits {
     pub depth: u32,
     /// Solve exactly from this many empties down.
     pub exact_empties: u32,
-    /// Node budget per move (0: unlimited).
+    /// Node budget of the midgame search per move (0: unlimited).
     pub nodes: u64,
+    /// Node budget of the exact solve per move (0: unlimited). Kept apart
+    /// because a solver node costs about a quarter of a midgame node.
+    pub solve_nodes: u64,
     /// Each root move's value is shifted by a seeded amount up to ± this
     /// (hundredths of a disc), so weak levels make human-like mistakes.
     pub noise: i32,
@@ -161,6 +164,7 @@ impl Limits {
             depth: 60,
             exact_empties: 24,
             nodes,
+            solve_nodes: nodes.saturating_mul(4),
             noise: 0,
             seed: 0,
         }
@@ -332,17 +336,8 @@ impl Searcher {
             return Some(thought);
         }
         let solve = empties <= limits.exact_empties;
-        // Before an exact solve, the midgame search gets a quarter of the
-        // budget and ten plies at most: its answer stands if the solve does
-        // not finish in time.
-        let midgame_budget = if solve {
-            Budget {
-                max_nodes: limits.nodes / 4,
-                cancel: budget.cancel.clone(),
-            }
-        } else {
-            budget.clone()
-        };
+        // Before an exact solve, ten plies of midgame search at most: their
+        // answer stands if the solve does not finish within its budget.
         let max_depth = if solve {
             limits.depth.min(10)
         } else {
@@ -354,7 +349,7 @@ impl Searcher {
         let mut nodes = 0;
         let mut previous = 0;
         for depth in 1..=max_depth {
-            let mut search = Midgame::<G>::new(&mut self.midgame_table, &midgame_budget, nodes);
+            let mut search = Midgame::<G>::new(&mut self.midgame_table, budget, nodes);
             let mut window = if depth >= 3 {
                 (previous - 60, previous + 60)
             } else {
@@ -404,18 +399,22 @@ impl Searcher {
             }
         }
         thought.nodes = nodes;
-        if solve && !matches!(thought.score, Score::Exact(_)) && !budget.exhausted(nodes) {
-            let mut solver = Solver::<G>::new(&mut self.endgame_table, budget);
-            solver.nodes = nodes;
-            if let Some((value, Some(best))) = solver.solve(&board.without_idle_supply()) {
+        let solve_budget = Budget {
+            max_nodes: limits.solve_nodes,
+            cancel: budget.cancel.clone(),
+        };
+        if solve && !matches!(thought.score, Score::Exact(_)) && !solve_budget.exhausted(0) {
+            let mut solver = Solver::<G>::new(&mut self.endgame_table, &solve_budget);
+            let solved = solver.solve(&board.without_idle_supply());
+            let total = nodes + solver.nodes;
+            thought.nodes = total;
+            if let Some((value, Some(best))) = solved {
                 thought = Thought {
                     best: Square::new(best)?,
                     score: Score::Exact(value),
                     depth: empties,
-                    nodes: solver.nodes,
+                    nodes: total,
                 };
-            } else {
-                thought.nodes = solver.nodes;
             }
         }
         Some(thought)
