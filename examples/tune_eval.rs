@@ -198,7 +198,11 @@ fn fit_phase(
             for (k, &f) in s.features.scalars.iter().enumerate() {
                 pred += w[k] * f64::from(f);
             }
-            let slots = if with_patterns { pattern_slots(s) } else { None };
+            let slots = if with_patterns {
+                pattern_slots(s)
+            } else {
+                None
+            };
             for &k in slots.iter().flatten() {
                 pred += w[k];
             }

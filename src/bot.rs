@@ -135,7 +135,11 @@ impl Bot {
 
     /// The move with its score and search statistics; `cancel` stops the
     /// search early (the deepest finished iteration's move is returned).
-    pub fn think(&mut self, position: &Position, cancel: Option<Arc<AtomicBool>>) -> Option<Thought> {
+    pub fn think(
+        &mut self,
+        position: &Position,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Option<Thought> {
         self.searcher.clear();
         self.searcher.think(position, &self.limits(), cancel)
     }

@@ -18,7 +18,11 @@ fn each_level_up_to_7_beats_the_one_below_in_100_games() {
             failures.push(format_row(&result));
         }
     }
-    assert!(failures.is_empty(), "not stronger:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "not stronger:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]

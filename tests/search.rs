@@ -48,7 +48,10 @@ fn check_ffo_file(path: &str, wanted: impl Fn(usize) -> bool) -> usize {
 
 #[test]
 fn ffo_1_to_19_match_the_published_scores_and_best_moves() {
-    assert_eq!(check_ffo_file("tests/data/ffo/fforum-1-19.obf", |_| true), 19);
+    assert_eq!(
+        check_ffo_file("tests/data/ffo/fforum-1-19.obf", |_| true),
+        19
+    );
 }
 
 #[test]
@@ -119,12 +122,19 @@ fn check_against_minimax(flags: &str, seed: u64, empties: u32) {
         Some(next) if next == mover => minimax(&child),
         Some(_) => -minimax(&child),
     };
-    assert_eq!(achieved, expected, "{flags}, seed {seed}: {best} is not best");
+    assert_eq!(
+        achieved, expected,
+        "{flags}, seed {seed}: {best} is not best"
+    );
     // The game-playing search agrees when it solves the position.
     let thought = Searcher::new(12)
         .think(&position, &Limits::analysis(0), None)
         .unwrap();
-    assert_eq!(thought.score, Score::Exact(expected), "{flags}, seed {seed}");
+    assert_eq!(
+        thought.score,
+        Score::Exact(expected),
+        "{flags}, seed {seed}"
+    );
 }
 
 proptest! {
@@ -170,7 +180,10 @@ fn a_tight_supply_really_runs_out_in_the_tested_positions() {
         .filter_map(|seed| random_position(&rules, seed, 8))
         .filter(|p| !Board::from_position(p).unwrap().unlimited())
         .count();
-    assert!(binding > 20, "only {binding} positions with a binding supply");
+    assert!(
+        binding > 20,
+        "only {binding} positions with a binding supply"
+    );
 }
 
 #[test]
@@ -191,11 +204,15 @@ fn hint_gives_a_legal_move_and_an_exact_score_near_the_end() {
 
 #[test]
 fn the_search_plays_every_opening_option() {
-    for flags in ["--rules reversi", "--rules ravensburger", "--rules torus --opening free"] {
+    for flags in [
+        "--rules reversi",
+        "--rules ravensburger",
+        "--rules torus --opening free",
+    ] {
         let rules = rules_from_flags(flags);
         let mut position = rules.start_position();
         let mut bot = reversi::bot::Bot::new(6, 1);
-        while let Some(_) = position.to_move() {
+        while position.to_move().is_some() {
             let mv = bot.choose(&position).unwrap();
             position = position.play(mv).unwrap_or_else(|e| panic!("{flags}: {e}"));
         }

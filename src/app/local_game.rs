@@ -5,8 +5,8 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use crate::bot::{Bot, DEFAULT_MOVE_TIME};
-use crate::search::Thought;
 use crate::engine::{Bitboard, Color, Ending, Outcome, PlayError, Position, Rules, Square};
+use crate::search::Thought;
 
 /// A local game.
 pub struct LocalGame {

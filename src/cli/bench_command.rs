@@ -144,5 +144,8 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
             total_nodes as f64 / total / 1e6
         );
     }
-    Ok(format!("medians of {runs} run{}\n", if runs == 1 { "" } else { "s" }))
+    Ok(format!(
+        "medians of {runs} run{}\n",
+        if runs == 1 { "" } else { "s" }
+    ))
 }

@@ -48,7 +48,11 @@ pub fn format_row(r: &PairResult) -> String {
         r.margin_sum as f64 / f64::from(r.games().max(1)),
         ms(r.upper_time),
         ms(r.lower_time),
-        if r.upper_wins_majority() { "ok" } else { "NOT STRONGER" }
+        if r.upper_wins_majority() {
+            "ok"
+        } else {
+            "NOT STRONGER"
+        }
     )
 }
 

@@ -374,6 +374,9 @@ fn clock_text(session: &Session) -> String {
     }
 }
 
+/// Where a thinking bot hands itself back with its answer.
+type BotAnswer = mpsc::Receiver<(Bot, Option<Square>)>;
+
 /// The bot as a mover: it thinks on its own thread so the network loop
 /// keeps answering the peer meanwhile.
 struct BotMover {
@@ -381,7 +384,7 @@ struct BotMover {
     /// The bot, while it is not thinking.
     bot: Option<Bot>,
     /// The position being thought about and where the answer will arrive.
-    thinking: Option<(Position, mpsc::Receiver<(Bot, Option<Square>)>)>,
+    thinking: Option<(Position, BotAnswer)>,
 }
 
 impl BotMover {

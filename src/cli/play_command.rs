@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use super::CliError;
 use super::board_command::{grid_text, outcome_text};
 use super::rule_args::RuleArgs;
-use crate::engine::{Color, Position, Square, format_transcript};
 use crate::bot::Bot;
+use crate::engine::{Color, Position, Square, format_transcript};
 
 /// Nodes a hint may search (a fraction of a second).
 const HINT_NODES: u64 = 4_000_000;

@@ -98,9 +98,7 @@ pub fn parse_positions(text: &str, rules: &RuleArgs) -> Result<Vec<PositionLine>
         if content.is_empty() || content.starts_with('%') {
             continue;
         }
-        let setup: Setup = content
-            .parse()
-            .map_err(|e| format!("line {line}: {e}"))?;
+        let setup: Setup = content.parse().map_err(|e| format!("line {line}: {e}"))?;
         let side = setup.to_move;
         let checked = rules
             .rules_from(setup)
@@ -171,11 +169,12 @@ pub fn run(args: &SolveArgs) -> Result<String, CliError> {
         ));
     }
     let name = args.file.display();
-    let bytes = read_limited(&args.file).map_err(|e| CliError::Positions(format!("{name}: {e}")))?;
+    let bytes =
+        read_limited(&args.file).map_err(|e| CliError::Positions(format!("{name}: {e}")))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| CliError::Positions(format!("{name}: not UTF-8 text")))?;
-    let items =
-        parse_positions(&text, &args.rules).map_err(|e| CliError::Positions(format!("{name}: {e}")))?;
+    let items = parse_positions(&text, &args.rules)
+        .map_err(|e| CliError::Positions(format!("{name}: {e}")))?;
     if items
         .iter()
         .any(|item| item.position.opening_placements_left() > 0)

@@ -147,7 +147,10 @@ impl Board {
         // Two rounds of a multiply-xorshift mix (constants from SplitMix64).
         let supplies = (u64::from(self.player_supply) << 8) | u64::from(self.opponent_supply);
         let mut h = self.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ self.opponent.rotate_left(29).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+            ^ self
+                .opponent
+                .rotate_left(29)
+                .wrapping_mul(0xBF58_476D_1CE4_E5B9)
             ^ self.empty.rotate_left(41)
             ^ supplies.wrapping_mul(0x94D0_49BB_1331_11EB);
         h ^= h >> 31;

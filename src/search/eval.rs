@@ -201,10 +201,18 @@ impl Weights {
             let _ = writeln!(out, "torus {p} {}", join(&mut ws.iter().copied()));
         }
         for (p, ws) in self.edge.iter().enumerate() {
-            let _ = writeln!(out, "edge {p} {}", join(&mut ws.iter().map(|&w| i32::from(w))));
+            let _ = writeln!(
+                out,
+                "edge {p} {}",
+                join(&mut ws.iter().map(|&w| i32::from(w)))
+            );
         }
         for (p, ws) in self.corner.iter().enumerate() {
-            let _ = writeln!(out, "corner {p} {}", join(&mut ws.iter().map(|&w| i32::from(w))));
+            let _ = writeln!(
+                out,
+                "corner {p} {}",
+                join(&mut ws.iter().map(|&w| i32::from(w)))
+            );
         }
         out
     }
@@ -387,8 +395,8 @@ pub fn features<G: SearchGeometry>(board: &Board) -> Features {
     let mobility = my_moves.count_ones() as i32 - their_moves.count_ones() as i32;
     let corner_moves =
         (my_moves & CORNERS).count_ones() as i32 - (their_moves & CORNERS).count_ones() as i32;
-    let potential = (G::neighbours(o) & e).count_ones() as i32
-        - (G::neighbours(p) & e).count_ones() as i32;
+    let potential =
+        (G::neighbours(o) & e).count_ones() as i32 - (G::neighbours(p) & e).count_ones() as i32;
     let stable = G::stable(p, o, e).count_ones() as i32 - G::stable(o, p, e).count_ones() as i32;
     let empties = e.count_ones();
     let parity = if empties % 2 == 1 { 1 } else { -1 };

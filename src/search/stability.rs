@@ -102,7 +102,9 @@ pub fn torus_stable(own: u64, other: u64, empty: u64) -> u64 {
     let mut stable = 0u64;
     loop {
         let anchor = stable | walls;
-        let axis = |a: usize, dir: usize| full[a] | torus_shift(anchor, dir) | torus_shift(anchor, dir ^ 1);
+        let axis = |a: usize, dir: usize| {
+            full[a] | torus_shift(anchor, dir) | torus_shift(anchor, dir ^ 1)
+        };
         // DIRECTIONS pairs: 0/1 E/W, 2/3 S/N, 4/5 SE/NW, 6/7 SW/NE.
         let next = own & axis(0, 0) & axis(1, 2) & axis(2, 4) & axis(3, 6);
         if next == stable {
@@ -163,7 +165,11 @@ mod tests {
         let own = (1u64 << 0) | (1 << 1);
         let other = 1u64 << 9; // b2
         let empty = !(own | other);
-        assert_eq!(plane_stable(own, other, empty), own, "a1 and b1 on the edge");
+        assert_eq!(
+            plane_stable(own, other, empty),
+            own,
+            "a1 and b1 on the edge"
+        );
         let own_inner = 1u64 << 18; // c3
         assert_eq!(plane_stable(own_inner, other, !(own_inner | other)), 0);
     }

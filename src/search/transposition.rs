@@ -65,7 +65,10 @@ impl Table {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let i = (key as usize) & self.mask;
         let key = key | 1; // key 0 marks an empty slot
-        self.entries[i..i + 2].iter().find(|e| e.key == key).copied()
+        self.entries[i..i + 2]
+            .iter()
+            .find(|e| e.key == key)
+            .copied()
     }
 
     /// Stores what a search with window (`alpha`, `beta`) returned as
@@ -103,7 +106,12 @@ impl Table {
         } else {
             // Replace the shallower entry, or one from an older search.
             let score = |e: &Entry| {
-                i32::from(e.depth) + if e.generation == self.generation { 256 } else { 0 }
+                i32::from(e.depth)
+                    + if e.generation == self.generation {
+                        256
+                    } else {
+                        0
+                    }
             };
             usize::from(score(&bucket[1]) < score(&bucket[0]))
         };
