@@ -47,6 +47,32 @@ fn light() -> Settings {
 }
 
 #[test]
+fn the_hint_button_names_a_legal_move_with_its_score() {
+    let dir = TempDir::new("hint");
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Play the computer").click();
+    harness.run();
+    harness.get_by_label("Hint").click();
+    wait_for(&mut harness, "the hint", |h| {
+        h.query_by_label_contains("Hint: ").is_some()
+    });
+    let text = harness
+        .query_by_label_contains("Hint: ")
+        .and_then(|node| {
+            use egui_kittest::kittest::NodeT;
+            node.accesskit_node().label().or_else(|| node.value())
+        })
+        .unwrap_or_default();
+    let square = text.trim_start_matches("Hint: ").split(' ').next().unwrap();
+    assert!(
+        ["d3", "c4", "f5", "e6"].contains(&square),
+        "{text:?} is not an opening move"
+    );
+    assert!(text.contains("(estimate)"), "{text:?}");
+}
+
+#[test]
 fn a_game_against_the_computer_takes_a_legal_click_and_ignores_an_illegal_one() {
     let dir = TempDir::new("local");
     let mut harness = app(&dir, light());
