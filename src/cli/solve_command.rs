@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::CliError;
-use super::rule_args::RuleArgs;
-use crate::engine::{Color, Position, Setup, Square};
+use super::rule_args::{RuleArgs, RuleArgsError};
+use crate::engine::{Color, Position, Setup, SetupError, Square};
 use crate::search::board::Board;
 use crate::search::{Budget, Searcher};
 
@@ -46,8 +46,17 @@ pub struct PositionLine {
     pub line: usize,
     /// The side to move as written.
     pub side: Color,
-    /// The checked position (passes already applied).
-    pub position: Position,
+    /// The position to solve.
+    pub position: LinePosition,
+}
+
+/// A position from the file: playable, or already finished.
+#[derive(Debug, Clone)]
+pub enum LinePosition {
+    /// A checked position (any forced pass already applied).
+    Game(Position),
+    /// Neither side can move: the final score for the side as written.
+    Finished(i32),
 }
 
 /// The answer for one line.
@@ -100,13 +109,24 @@ pub fn parse_positions(text: &str, rules: &RuleArgs) -> Result<Vec<PositionLine>
         }
         let setup: Setup = content.parse().map_err(|e| format!("line {line}: {e}"))?;
         let side = setup.to_move;
-        let checked = rules
-            .rules_from(setup)
-            .map_err(|e| format!("line {line}: {e}"))?;
+        let position = match rules.rules_from(setup) {
+            Ok(checked) => LinePosition::Game(checked.start_position()),
+            Err(RuleArgsError::Invalid(SetupError::NoLegalMove)) => {
+                let (black, white) = (setup.black.count() as i32, setup.white.count() as i32);
+                let (own, other) = match side {
+                    Color::Black => (black, white),
+                    Color::White => (white, black),
+                };
+                let empties = 64 - own - other - setup.walls.count() as i32;
+                let raw = own - other;
+                LinePosition::Finished(raw + raw.signum() * empties)
+            }
+            Err(e) => return Err(format!("line {line}: {e}")),
+        };
         out.push(PositionLine {
             line,
             side,
-            position: checked.start_position(),
+            position,
         });
     }
     if out.is_empty() {
@@ -118,25 +138,20 @@ pub fn parse_positions(text: &str, rules: &RuleArgs) -> Result<Vec<PositionLine>
 /// Solves one position exactly (no budget).
 pub fn solve_line(searcher: &mut Searcher, item: &PositionLine) -> LineResult {
     let started = Instant::now();
-    let position = &item.position;
-    let Some(mover) = position.to_move() else {
-        // Whatever the scoring option, the FFO convention credits empties to the winner.
-        let empties = position.empty().count() as i32;
-        let counts = position.counts();
-        let raw = i32::from(counts[item.side]) - i32::from(counts[!item.side]);
-        let score = match raw.signum() {
-            1 => raw + empties,
-            -1 => raw - empties,
-            _ => 0,
-        };
-        return LineResult {
-            best: None,
-            over: true,
-            score,
-            nodes: 0,
-            time: started.elapsed(),
-        };
+    let position = match &item.position {
+        LinePosition::Game(position) => position,
+        &LinePosition::Finished(score) => {
+            return LineResult {
+                best: None,
+                over: true,
+                score,
+                nodes: 0,
+                time: started.elapsed(),
+            };
+        }
     };
+    // Passes were applied when the position was built.
+    let mover = position.to_move().unwrap_or(item.side);
     let topology = position.options().topology;
     let solution = match Board::from_position(position) {
         Some(board) => searcher.solve(&board, topology, &Budget::nodes(0)),
@@ -175,10 +190,9 @@ pub fn run(args: &SolveArgs) -> Result<String, CliError> {
         .map_err(|_| CliError::Positions(format!("{name}: not UTF-8 text")))?;
     let items = parse_positions(&text, &args.rules)
         .map_err(|e| CliError::Positions(format!("{name}: {e}")))?;
-    if items
-        .iter()
-        .any(|item| item.position.opening_placements_left() > 0)
-    {
+    if items.iter().any(
+        |item| matches!(&item.position, LinePosition::Game(p) if p.opening_placements_left() > 0),
+    ) {
         return Err(CliError::Positions(
             "the free and double openings place discs without flipping; solve positions after the opening"
                 .to_string(),
