@@ -30,6 +30,8 @@ pub struct LocalGame {
     hinting: Option<mpsc::Receiver<Option<Thought>>>,
     /// The latest hint and the number of moves played when it was asked.
     pub hint: Option<(usize, Thought)>,
+    /// The longest the computer thinks per move.
+    pub move_time: std::time::Duration,
 }
 
 /// Nodes a hint may search (about a quarter of a second).
@@ -51,6 +53,7 @@ impl LocalGame {
             resigned: None,
             hinting: None,
             hint: None,
+            move_time: DEFAULT_MOVE_TIME,
         }
     }
 
@@ -183,8 +186,9 @@ impl LocalGame {
             let (tx, rx) = mpsc::channel();
             let position = self.position;
             let mut bot = Bot::new(self.level, self.seed.wrapping_add(self.moves.len() as u64));
+            let limit = self.move_time;
             std::thread::spawn(move || {
-                let answer = bot.choose_within(&position, DEFAULT_MOVE_TIME);
+                let answer = bot.choose_within(&position, limit);
                 let _ = tx.send(answer.map(|t| t.best));
                 wake();
             });

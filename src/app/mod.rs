@@ -60,6 +60,8 @@ pub struct Settings {
     pub dark: bool,
     /// Computer level, 1–10.
     pub level: u8,
+    /// The longest the computer thinks per move, in seconds.
+    pub move_time_secs: u32,
     /// Colour against the computer.
     pub color: ColorChoice,
     /// The rules preset for new games.
@@ -141,6 +143,7 @@ impl Default for Settings {
             animations: true,
             dark: true,
             level: 3,
+            move_time_secs: 1,
             color: ColorChoice::Black,
             preset: "othello".into(),
             deadline: "1day".into(),
@@ -602,6 +605,10 @@ impl ReversiApp {
             ui.end_row();
         });
         ui.checkbox(&mut self.settings.animations, "Animate flipping discs");
+        ui.add(
+            egui::Slider::new(&mut self.settings.move_time_secs, 1..=30)
+                .text("seconds the computer may think per move"),
+        );
         ui.checkbox(&mut self.settings.dark, "Dark theme");
         if ui.button("Back").clicked() {
             return Some(Screen::Home);
@@ -701,6 +708,7 @@ impl ReversiApp {
         let Screen::Local(game) = &mut self.screen else {
             return None;
         };
+        game.move_time = std::time::Duration::from_secs(self.settings.move_time_secs.clamp(1, 30).into());
         let wake = ctx.clone();
         game.poll_bot(move || wake.request_repaint());
         let mut next = None;
