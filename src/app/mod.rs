@@ -708,7 +708,8 @@ impl ReversiApp {
         let Screen::Local(game) = &mut self.screen else {
             return None;
         };
-        game.move_time = std::time::Duration::from_secs(self.settings.move_time_secs.clamp(1, 30).into());
+        game.move_time =
+            std::time::Duration::from_secs(self.settings.move_time_secs.clamp(1, 30).into());
         let wake = ctx.clone();
         game.poll_bot(move || wake.request_repaint());
         let mut next = None;

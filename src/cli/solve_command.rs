@@ -260,3 +260,29 @@ fn read_limited(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     }
     Ok(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_text_is_parsed_or_refused_without_a_panic(text in "\\PC{0,200}") {
+            let _ = parse_positions(&text, &RuleArgs::default());
+        }
+
+        #[test]
+        fn near_positions_are_parsed_or_refused_with_the_line(
+            cells in "[XO#xo.Q-]{60,68}",
+            side in "[XOZ ]{0,2}",
+            annotation in ";?[ -~]{0,20}",
+        ) {
+            let text = format!("\n{cells} {side}{annotation}\n");
+            match parse_positions(&text, &RuleArgs::default()) {
+                Ok(items) => prop_assert_eq!(items[0].line, 2),
+                Err(e) => prop_assert!(e.contains("line 2"), "{}", e),
+            }
+        }
+    }
+}
