@@ -75,7 +75,7 @@ impl Table {
     /// `value` for a board at `depth`, merging with bounds already known at
     /// the same depth.
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u8, alpha: i32, beta: i32, value: i32, best: u8) {
+    pub fn store(&mut self, key: u64, depth: u8, alpha: i32, beta: i32, value: i32, mut best: u8) {
         let i = (key as usize) & self.mask;
         let key = key | 1;
         let (mut lower, mut upper) = (i16::MIN, i16::MAX);
@@ -89,6 +89,11 @@ impl Table {
         let bucket = &mut self.entries[i..i + 2];
         let slot = if let Some(j) = bucket.iter().position(|e| e.key == key) {
             let old = bucket[j];
+            // After a fail-low every move was only bounded from above, so
+            // "best" is a guess: keep a move an earlier search proved.
+            if value <= alpha && old.best != NO_MOVE {
+                best = old.best;
+            }
             if old.depth == depth {
                 lower = lower.max(old.lower);
                 upper = upper.min(old.upper);
@@ -140,6 +145,15 @@ mod tests {
         let e = table.probe(42).unwrap();
         assert_eq!((e.lower, e.upper, e.best), (9, 9, 4));
         assert!(table.probe(42 + 256).is_none(), "same bucket, other key");
+    }
+
+    #[test]
+    fn a_fail_low_keeps_the_move_an_earlier_search_proved() {
+        let mut table = Table::new(8);
+        table.store(42, 10, -5, 5, 3, 7);
+        table.store(42, 10, 3, 4, 3, 9);
+        let e = table.probe(42).unwrap();
+        assert_eq!((e.lower, e.upper, e.best), (3, 3, 7));
     }
 
     #[test]
