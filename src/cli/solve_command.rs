@@ -135,8 +135,11 @@ pub fn parse_positions(text: &str, rules: &RuleArgs) -> Result<Vec<PositionLine>
     Ok(out)
 }
 
-/// Solves one position exactly (no budget).
+/// Solves one position exactly (no budget). The searcher's tables are
+/// cleared first, so the node count does not depend on what was solved
+/// before (or on which thread).
 pub fn solve_line(searcher: &mut Searcher, item: &PositionLine) -> LineResult {
+    searcher.clear();
     let started = Instant::now();
     let position = match &item.position {
         LinePosition::Game(position) => position,
