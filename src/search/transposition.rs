@@ -55,9 +55,11 @@ impl Table {
         self.generation = self.generation.wrapping_add(1);
     }
 
-    /// Forgets everything.
+    /// Forgets everything (the generation too, so a search after a clear
+    /// does exactly the same work every time).
     pub fn clear(&mut self) {
         self.entries.fill(EMPTY_ENTRY);
+        self.generation = 0;
     }
 
     /// The entry for `board` (hashed as `key`), if stored.
