@@ -46,8 +46,14 @@ fn light() -> Settings {
     }
 }
 
+/// Held by tests that keep a core busy (the hint's search) and by the
+/// two-instance network game, whose WebRTC handshake must not be starved of
+/// CPU on a two-core machine.
+static CPU_HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn the_hint_button_names_a_legal_move_with_its_score() {
+    let _cpu = CPU_HEAVY.lock().unwrap_or_else(|e| e.into_inner());
     let dir = TempDir::new("hint");
     let mut harness = app(&dir, light());
     harness.run();
@@ -262,6 +268,7 @@ fn settings_survive_a_restart() {
 
 #[test]
 fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
+    let _cpu = CPU_HEAVY.lock().unwrap_or_else(|e| e.into_inner());
     let dir_a = TempDir::new("e2e-host");
     let dir_b = TempDir::new("e2e-guest");
     let runtime = tokio::runtime::Runtime::new().unwrap();
