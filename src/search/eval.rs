@@ -264,20 +264,22 @@ static TERNARY: [u16; 256] = build_ternary();
 /// its mirror image, so both share a weight.
 static CANONICAL_EDGE: [u16; EDGE_CONFIGS] = build_canonical();
 
-const fn build_ternary() -> [u16; 256] {
-    let mut out = [0u16; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let (mut value, mut power, mut bit) = (0u16, 1u16, 0);
-        while bit < 8 {
-            if byte & (1 << bit) != 0 {
+/// `out[bits]` = the bits of `bits` read as base-3 digits (the value of a
+/// pattern whose set squares all hold digit 1), for `N` = 2^squares.
+const fn build_ternary<const N: usize>() -> [u16; N] {
+    let mut out = [0u16; N];
+    let mut bits = 0;
+    while bits < N {
+        let (mut value, mut power, mut rest) = (0u16, 1u16, bits);
+        while rest != 0 {
+            if rest & 1 != 0 {
                 value += power;
             }
             power *= 3;
-            bit += 1;
+            rest >>= 1;
         }
-        out[byte] = value;
-        byte += 1;
+        out[bits] = value;
+        bits += 1;
     }
     out
 }
@@ -306,25 +308,7 @@ const fn build_canonical() -> [u16; EDGE_CONFIGS] {
 /// it and its reflection in the corner's diagonal.
 static CANONICAL_CORNER: [u16; CORNER_CONFIGS] = build_canonical_corner();
 /// Base-3 value of each 9-bit corner block (bits: row-major, corner first).
-static TERNARY9: [u16; 512] = build_ternary9();
-
-const fn build_ternary9() -> [u16; 512] {
-    let mut out = [0u16; 512];
-    let mut bits = 0;
-    while bits < 512 {
-        let (mut value, mut power, mut bit) = (0u16, 1u16, 0);
-        while bit < 9 {
-            if bits & (1 << bit) != 0 {
-                value += power;
-            }
-            power *= 3;
-            bit += 1;
-        }
-        out[bits] = value;
-        bits += 1;
-    }
-    out
-}
+static TERNARY9: [u16; 512] = build_ternary();
 
 const fn build_canonical_corner() -> [u16; CORNER_CONFIGS] {
     let mut out = [0u16; CORNER_CONFIGS];

@@ -158,6 +158,16 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The seeded shift, within ±`noise`, of the root move described by
+    /// `salt` (0 when there is no noise).
+    fn noise_for(&self, salt: u64) -> i32 {
+        if self.noise <= 0 {
+            return 0;
+        }
+        let span = 2 * self.noise as u64 + 1;
+        (mix(self.seed ^ salt) % span) as i32 - self.noise
+    }
+
     /// Limits for a full-strength analysis with a node budget.
     pub fn analysis(nodes: u64) -> Limits {
         Limits {
@@ -318,14 +328,7 @@ impl Searcher {
             moves.push((index, -eval::evaluate::<G>(&child)));
         }
         moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-        let noise = |index: u8| -> i32 {
-            if limits.noise <= 0 {
-                return 0;
-            }
-            let span = 2 * limits.noise as u64 + 1;
-            (mix(limits.seed ^ (u64::from(index) << 56) ^ mix(board.hash())) % span) as i32
-                - limits.noise
-        };
+        let noise = |index: u8| limits.noise_for((u64::from(index) << 56) ^ mix(board.hash()));
         let mut thought = Thought {
             best: Square::new(moves[0].0)?,
             score: Score::Estimate(moves[0].1 + noise(moves[0].0)),
@@ -430,14 +433,8 @@ impl Searcher {
             let Ok(child) = position.play(square) else {
                 continue;
             };
-            let value = opening_value(&child, me, &mut nodes)
-                + if limits.noise > 0 {
-                    (mix(limits.seed ^ u64::from(square.index())) % (2 * limits.noise as u64 + 1))
-                        as i32
-                        - limits.noise
-                } else {
-                    0
-                };
+            let value =
+                opening_value(&child, me, &mut nodes) + limits.noise_for(u64::from(square.index()));
             if best.is_none_or(|(_, b)| value > b) {
                 best = Some((square, value));
             }
