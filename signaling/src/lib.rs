@@ -53,6 +53,9 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// The largest signaling message accepted, in bytes.
     pub max_message_bytes: usize,
+    /// A member of a full room silent this long gives its place to a
+    /// newcomer (the game's clients send a keep-alive every 2 s).
+    pub stale_after: Duration,
     /// Bytes of heap in use, if the program can tell (shown by `/health`).
     pub heap_bytes: Option<fn() -> usize>,
 }
@@ -64,6 +67,7 @@ impl Default for Config {
             max_per_ip: 64,
             idle_timeout: Duration::from_secs(60),
             max_message_bytes: 16 * 1024,
+            stale_after: Duration::from_secs(8),
             heap_bytes: None,
         }
     }
@@ -107,6 +111,7 @@ impl Shared {
         Limits {
             max_connections: self.config.max_connections,
             max_per_ip: self.config.max_per_ip,
+            stale_after: self.config.stale_after,
         }
     }
 }
@@ -175,7 +180,7 @@ fn admission(shared: &Shared, room: &str, ip: IpAddr) -> Result<(), (StatusCode,
     }
     shared
         .registry()
-        .admission(room, ip, shared.limits())
+        .admission(room, ip, shared.limits(), Instant::now())
         .map_err(|refusal| {
             warn!(peer = %ip, room = %room_tag(room), reason = %refusal, "refused");
             let status = match refusal {
@@ -324,13 +329,33 @@ impl SignalingTopology<NoCallbacks, Shared> for TwoPlayerRooms {
         } = upgrade;
         let tag = room_tag(&room);
         let ip = state.origin.unwrap_or(IpAddr::from([0, 0, 0, 0]));
-        let joined = state
-            .registry()
-            .join(&room, ip, peer_id, sender.clone(), state.limits());
+        let joined = state.registry().join(
+            &room,
+            ip,
+            peer_id,
+            sender.clone(),
+            state.limits(),
+            Instant::now(),
+        );
         match joined {
-            Ok(Joined { other, opened }) => {
+            Ok(Joined {
+                other,
+                opened,
+                displaced,
+            }) => {
                 if opened {
                     info!(room = %tag, "room opened");
+                }
+                if let Some((stale, channel)) = displaced {
+                    info!(room = %tag, peer = %stale, "silent member displaced by a newcomer");
+                    let _ = channel.send(Ok(close(
+                        close_code::POLICY,
+                        "replaced by a newer connection",
+                    )));
+                    if let Some(channel) = &other {
+                        let event = JsonPeerEvent::PeerLeft(stale).to_string();
+                        let _ = channel.send(Ok(Message::Text(event.into())));
+                    }
                 }
                 if let Some(channel) = other {
                     let event = JsonPeerEvent::NewPeer(peer_id).to_string();
@@ -404,6 +429,7 @@ async fn serve_peer(
             Ok(Some(Err(_))) => return Ending::Broken,
             Ok(Some(Ok(message))) => message,
         };
+        state.registry().heard(room, peer_id, Instant::now());
         let text = match message {
             Message::Text(text) => text,
             Message::Binary(_) => return Ending::Binary,

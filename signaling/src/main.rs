@@ -43,6 +43,9 @@ struct Args {
     /// Close connections silent this long (e.g. 60s, 5m).
     #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
     idle_timeout: Duration,
+    /// A member of a full room silent this long gives its place to a newcomer.
+    #[arg(long, default_value = "8s", value_parser = humantime::parse_duration)]
+    stale_after: Duration,
     /// Largest signaling message, in bytes.
     #[arg(long, default_value_t = Config::default().max_message_bytes)]
     max_message_bytes: usize,
@@ -89,6 +92,7 @@ fn main() -> ExitCode {
         max_per_ip: args.max_per_ip,
         idle_timeout: args.idle_timeout,
         max_message_bytes: args.max_message_bytes,
+        stale_after: args.stale_after,
         heap_bytes: Some(heap_bytes),
     };
     let runtime = match tokio::runtime::Runtime::new() {

@@ -278,6 +278,62 @@ async fn a_silent_client_is_dropped_after_the_idle_timeout_and_keep_alives_keep_
     assert_eq!(h["peers"], 1, "the keep-alive client is still connected");
 }
 
+#[tokio::test]
+async fn a_silent_member_of_a_full_room_gives_its_place_to_a_newcomer_but_a_live_one_does_not() {
+    let config = Config {
+        stale_after: Duration::from_millis(1000),
+        ..Config::default()
+    };
+    let server = server(config).await;
+    let addr = server.addr;
+    let (mut live, live_id) = join(addr, "ghost-room").await;
+    let (mut ghost, ghost_id) = join(addr, "ghost-room").await;
+    assert_eq!(event(&mut live).await, JsonPeerEvent::NewPeer(ghost_id));
+    // Both members keep alive: a third is refused however long it tries.
+    for _ in 0..8 {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        for ws in [&mut live, &mut ghost] {
+            ws.send(Message::Text(r#""KeepAlive""#.into()))
+                .await
+                .unwrap();
+        }
+    }
+    let (status, _) = refusal(connect(addr, "ghost-room").await.unwrap_err());
+    assert_eq!(status, 409, "no live member is displaced");
+    // The ghost falls silent (its network is gone); the live member goes on.
+    for _ in 0..8 {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        live.send(Message::Text(r#""KeepAlive""#.into()))
+            .await
+            .unwrap();
+    }
+    let (_back, back_id) = join(addr, "ghost-room").await;
+    assert_eq!(
+        event(&mut live).await,
+        JsonPeerEvent::PeerLeft(ghost_id),
+        "the live member learns the ghost left"
+    );
+    assert_eq!(event(&mut live).await, JsonPeerEvent::NewPeer(back_id));
+    assert_eq!(
+        close_frame(&mut ghost).await,
+        (1008, "replaced by a newer connection".to_string())
+    );
+    // The ghost's connection ends later, telling nobody again.
+    drop(ghost);
+    wait_for_peers(addr, 2).await;
+    let (status, _) = refusal(connect(addr, "ghost-room").await.unwrap_err());
+    assert_eq!(
+        status, 409,
+        "the room holds the live member and the newcomer"
+    );
+    live.send(Message::Text(r#""KeepAlive""#.into()))
+        .await
+        .unwrap();
+    let quiet = tokio::time::timeout(Duration::from_millis(300), live.next()).await;
+    assert!(quiet.is_err(), "no second notice of the ghost: {quiet:?}");
+    let _ = live_id;
+}
+
 /// Captures the server's log lines.
 #[derive(Clone, Default)]
 struct Capture(Arc<Mutex<Vec<u8>>>);
