@@ -146,6 +146,9 @@ pub struct Session {
     verifier: Option<MatchVerifier>,
     peer: Option<Peer>,
     connected: bool,
+    /// Whether the peer has sent anything but a hello on this connection,
+    /// which it does only once it has our hello.
+    peer_has_our_hello: bool,
     strikes: u32,
     halted: Option<String>,
     peer_acked: u32,
@@ -190,6 +193,7 @@ impl Session {
             verifier: None,
             peer: None,
             connected: false,
+            peer_has_our_hello: false,
             strikes: 0,
             halted: None,
             peer_acked: 0,
@@ -307,7 +311,31 @@ impl Session {
         self.connected = true;
         self.strikes = 0;
         self.peer = None;
+        self.peer_has_our_hello = false;
         vec![message(&self.hello())]
+    }
+
+    /// A heartbeat for the current connection, to be sent about once a
+    /// second. Until the peer shows it has our hello, it is the hello again:
+    /// the first messages on a fresh WebRTC data channel can be lost (the
+    /// far side may not have registered the channel yet), and a lost hello
+    /// would leave both sides waiting for each other. After that it is an
+    /// acknowledgement of the records this side holds, which the peer takes
+    /// as news only when it tells something new, and otherwise ignores.
+    /// `None` when there is nothing to send.
+    pub fn heartbeat(&self) -> Option<Vec<u8>> {
+        if !self.connected || self.halted.is_some() {
+            return None;
+        }
+        if !self.peer_has_our_hello {
+            return Some(self.hello().encode());
+        }
+        Some(
+            WireMessage::Ack {
+                records: self.records.len() as u32,
+            }
+            .encode(),
+        )
     }
 
     /// The transport lost the peer.
@@ -328,8 +356,14 @@ impl Session {
             Ok(_) if self.peer.is_none() => {
                 self.reject(bytes, "a message before the peer's hello".to_string())
             }
-            Ok(WireMessage::Record(record_bytes)) => self.on_record(bytes, &record_bytes, now_ms),
+            // A record or an acknowledgement comes only from a peer that
+            // has identified us, so it has our hello (a rejection may not).
+            Ok(WireMessage::Record(record_bytes)) => {
+                self.peer_has_our_hello = true;
+                self.on_record(bytes, &record_bytes, now_ms)
+            }
             Ok(WireMessage::Ack { records }) => {
+                self.peer_has_our_hello = true;
                 if records > self.peer_acked && records as usize <= self.records.len() {
                     self.peer_acked = records;
                     vec![Output::Event(Event::Acknowledged(records))]
@@ -412,14 +446,22 @@ impl Session {
             out.push(Output::Disconnect(reason));
             return out;
         }
+        // A repeated hello (see `heartbeat`) is not news.
+        let known = self
+            .peer
+            .as_ref()
+            .is_some_and(|p| p.key == key && p.name == hello.name);
         self.peer = Some(Peer {
             key,
             name: hello.name.clone(),
         });
-        let mut out = vec![Output::Event(Event::PeerIdentified {
-            name: hello.name.clone(),
-            fingerprint: fingerprint.to_string(),
-        })];
+        let mut out = Vec::new();
+        if !known {
+            out.push(Output::Event(Event::PeerIdentified {
+                name: hello.name.clone(),
+                fingerprint: fingerprint.to_string(),
+            }));
+        }
         // Bring the peer up to date, or notice that the logs disagree.
         let theirs = hello.records as usize;
         let ours = self.records.len();

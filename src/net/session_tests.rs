@@ -364,6 +364,74 @@ fn records_written_while_disconnected_are_sent_on_reconnect() {
     assert_eq!(mover.records(), other.records());
 }
 
+/// Delivers one heartbeat each way (and what answers it).
+fn beat(host: &mut Session, guest: &mut Session) {
+    let h = host.heartbeat().map(Output::Send).into_iter().collect();
+    let g = guest.heartbeat().map(Output::Send).into_iter().collect();
+    pump(host, guest, h, g);
+}
+
+#[test]
+fn a_lost_first_hello_is_repeated_by_the_heartbeat_and_the_sides_still_meet() {
+    let (mut host, mut guest) = pair();
+    // The host's hello is lost (the guest's end of the data channel was not
+    // yet open); the guest's arrives, and what the host sends in answer is
+    // refused as coming before its hello.
+    let _lost = host.connected();
+    let g = guest.connected();
+    let (_, guest_events) = pump(&mut host, &mut guest, vec![], g);
+    assert!(
+        guest_events
+            .iter()
+            .any(|e| matches!(e, Event::Rejected(r) if r.contains("before the peer's hello"))),
+        "{guest_events:?}"
+    );
+    assert!(
+        guest.position().is_none(),
+        "the guest is stuck without the host's hello"
+    );
+    // Heartbeats repeat the hellos until each side has heard more than a hello.
+    for _ in 0..3 {
+        beat(&mut host, &mut guest);
+    }
+    assert!(
+        host.position().is_some() && guest.position().is_some(),
+        "play began"
+    );
+    assert_eq!(host.records(), guest.records());
+    let ack = WireMessage::Ack {
+        records: host.records().len() as u32,
+    }
+    .encode();
+    assert_eq!(
+        host.heartbeat(),
+        Some(ack),
+        "the heartbeat is an acknowledgement now"
+    );
+    play_out(&mut host, &mut guest, 5, 200);
+    assert!(host.outcome().is_some());
+    assert_eq!(host.records(), guest.records());
+}
+
+#[test]
+fn a_repeated_hello_is_answered_without_news_or_strikes() {
+    let (mut host, mut guest) = started_pair();
+    for _ in 0..20 {
+        let hello = guest.hello().encode();
+        let outputs = host.receive(&hello, T0 + 50_000);
+        assert!(
+            !outputs.iter().any(|o| matches!(
+                o,
+                Output::Event(Event::PeerIdentified { .. } | Event::Rejected(_))
+                    | Output::Disconnect(_)
+            )),
+            "{outputs:?}"
+        );
+    }
+    play_out(&mut host, &mut guest, 11, 200);
+    assert!(host.outcome().is_some());
+}
+
 #[test]
 fn a_side_resumes_from_its_log_and_finishes_the_game() {
     let (mut host, guest) = started_pair();

@@ -13,6 +13,9 @@ use matchbox_socket::{
 
 use super::wire::MAX_MESSAGE_BYTES;
 
+/// How often the socket tells the signaling server it is still there.
+pub const SIGNALING_KEEP_ALIVE: Duration = Duration::from_secs(2);
+
 /// STUN/TURN servers for ICE (empty: host candidates only).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IceServers {
@@ -42,6 +45,7 @@ pub struct Transport {
     /// Peer changes and packets taken while waiting, not yet polled.
     pending_changes: Vec<TransportEvent>,
     pending_packets: Vec<TransportEvent>,
+    order: PeerOrder,
     loop_task: tokio::task::JoinHandle<Result<(), matchbox_socket::Error>>,
 }
 
@@ -63,6 +67,9 @@ impl Transport {
                     credential: ice.credential.clone(),
                 })
                 .reconnect_attempts(Some(1))
+                // Frequent enough that the server can tell a live member of a
+                // full room from a stale one (see the signaling crate).
+                .signaling_keep_alive_interval(Some(SIGNALING_KEEP_ALIVE))
                 .add_reliable_channel()
                 .build();
         let loop_task = tokio::spawn(message_loop);
@@ -74,6 +81,7 @@ impl Transport {
             channel,
             pending_changes: Vec::new(),
             pending_packets: Vec::new(),
+            order: PeerOrder::default(),
             loop_task,
         }
     }
@@ -98,6 +106,11 @@ impl Transport {
         }
     }
 
+    /// Whether the signaling server has let this socket into the room.
+    pub fn admitted(&mut self) -> bool {
+        self.socket.id().is_some()
+    }
+
     /// Whether the socket has ended (refused, signaling lost with no peer, …).
     pub fn is_finished(&self) -> bool {
         self.loop_task.is_finished()
@@ -116,9 +129,15 @@ impl Transport {
         })
     }
 
-    /// Everything that happened since the last poll: peer changes first,
-    /// then packets, each in arrival order.
+    /// Everything that happened since the last poll, in arrival order,
+    /// with every peer reported connected before any of its packets.
     pub fn poll(&mut self) -> Vec<TransportEvent> {
+        let raw = self.poll_raw();
+        self.order.order(raw)
+    }
+
+    /// Peer changes first, then packets, as matchbox reports them.
+    fn poll_raw(&mut self) -> Vec<TransportEvent> {
         let mut events = std::mem::take(&mut self.pending_changes);
         if !self.is_finished() {
             if let Ok(changes) = self.socket.try_update_peers() {
@@ -146,6 +165,61 @@ impl Transport {
     }
 }
 
+/// Packets kept from one peer before it is reported connected.
+const MAX_EARLY_PACKETS: usize = 64;
+
+/// Peers with early packets kept at once.
+const MAX_EARLY_PEERS: usize = 8;
+
+/// Holds a peer's packets back until the socket has reported it connected.
+///
+/// matchbox hands over a peer's packets as soon as its data channel opens,
+/// but sends to that peer only once its own message loop has registered
+/// the connection, which it reports as `Connected` a moment later; what is
+/// sent before is dropped ("dropping packet for unknown peer"). A side that
+/// answered the first packet at once (a hello, with its own hello) lost its
+/// answer, and both then waited for each other for good: on a busy
+/// machine, whose message loop runs late, most games stalled that way.
+#[derive(Debug, Default)]
+struct PeerOrder {
+    connected: std::collections::HashSet<PeerId>,
+    early: std::collections::HashMap<PeerId, Vec<Vec<u8>>>,
+}
+
+impl PeerOrder {
+    fn order(&mut self, raw: Vec<TransportEvent>) -> Vec<TransportEvent> {
+        let mut out = Vec::with_capacity(raw.len());
+        for event in raw {
+            match event {
+                TransportEvent::Connected(peer) => {
+                    self.connected.insert(peer);
+                    out.push(event);
+                    for bytes in self.early.remove(&peer).unwrap_or_default() {
+                        out.push(TransportEvent::Received(peer, bytes));
+                    }
+                }
+                TransportEvent::Disconnected(peer) => {
+                    self.early.remove(&peer);
+                    if self.connected.remove(&peer) {
+                        out.push(event);
+                    }
+                }
+                TransportEvent::Received(peer, bytes) => {
+                    if self.connected.contains(&peer) {
+                        out.push(TransportEvent::Received(peer, bytes));
+                    } else if self.early.len() < MAX_EARLY_PEERS || self.early.contains_key(&peer) {
+                        let queue = self.early.entry(peer).or_default();
+                        if queue.len() < MAX_EARLY_PACKETS {
+                            queue.push(bytes);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 fn change(peer: PeerId, state: PeerState) -> TransportEvent {
     match state {
         PeerState::Connected => TransportEvent::Connected(peer),
@@ -159,9 +233,19 @@ impl Drop for Transport {
     }
 }
 
-/// Asks the signaling server whether a room is full (`GET /room/ROOM`), to
-/// explain a refused connection. `None` when the server cannot say.
-pub async fn room_is_full(room_url: &str) -> Option<bool> {
+/// Who is in a room, as the signaling server reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoomStatus {
+    /// Sockets in the room.
+    pub peers: u64,
+    /// Whether it takes no one else.
+    pub full: bool,
+}
+
+/// Asks the signaling server who is in a room (`GET /room/ROOM`), to
+/// explain a refused or fruitless connection. `None` when the server
+/// cannot say.
+pub async fn room_peers(room_url: &str) -> Option<RoomStatus> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let rest = room_url.strip_prefix("ws://")?;
     let (host, room) = rest.split_once('/')?;
@@ -182,5 +266,61 @@ pub async fn room_is_full(room_url: &str) -> Option<bool> {
     let text = String::from_utf8_lossy(&response);
     let body = text.split("\r\n\r\n").nth(1)?;
     let status: serde_json::Value = serde_json::from_str(body.trim()).ok()?;
-    status["full"].as_bool()
+    Some(RoomStatus {
+        peers: status["peers"].as_u64()?,
+        full: status["full"].as_bool()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn peer(n: u128) -> PeerId {
+        PeerId(uuid::Uuid::from_u128(n))
+    }
+
+    #[test]
+    fn a_peers_packets_wait_until_it_is_reported_connected() {
+        let mut order = PeerOrder::default();
+        let (a, b) = (peer(1), peer(2));
+        let first = order.order(vec![
+            TransportEvent::Received(a, vec![1]),
+            TransportEvent::Received(a, vec![2]),
+        ]);
+        assert_eq!(first, vec![], "nothing before the connected notice");
+        let next = order.order(vec![
+            TransportEvent::Connected(a),
+            TransportEvent::Received(b, vec![9]),
+            TransportEvent::Received(a, vec![3]),
+        ]);
+        assert_eq!(
+            next,
+            vec![
+                TransportEvent::Connected(a),
+                TransportEvent::Received(a, vec![1]),
+                TransportEvent::Received(a, vec![2]),
+                TransportEvent::Received(a, vec![3]),
+            ]
+        );
+        // A peer that leaves before it connected is never reported at all.
+        assert_eq!(order.order(vec![TransportEvent::Disconnected(b)]), vec![]);
+        assert_eq!(
+            order.order(vec![TransportEvent::Disconnected(a)]),
+            vec![TransportEvent::Disconnected(a)]
+        );
+    }
+
+    #[test]
+    fn early_packets_are_bounded() {
+        let mut order = PeerOrder::default();
+        let flood: Vec<TransportEvent> = (0..1000u128)
+            .flat_map(|p| (0..100u8).map(move |i| TransportEvent::Received(peer(p), vec![i])))
+            .collect();
+        assert!(order.order(flood).is_empty());
+        assert_eq!(order.early.len(), MAX_EARLY_PEERS);
+        assert!(order.early.values().all(|q| q.len() == MAX_EARLY_PACKETS));
+        let released = order.order(vec![TransportEvent::Connected(peer(0))]);
+        assert_eq!(released.len(), 1 + MAX_EARLY_PACKETS);
+    }
 }
