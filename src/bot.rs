@@ -162,6 +162,71 @@ impl Bot {
     }
 }
 
+/// Where a thinking bot hands itself back with its answer.
+type Answer = std::sync::mpsc::Receiver<(Bot, Option<Square>)>;
+
+/// A bot that thinks on a background thread at a lower priority
+/// ([`crate::background`]), so whoever polls it (a network loop, a
+/// window) keeps running meanwhile.
+#[derive(Debug)]
+pub struct BackgroundBot {
+    level: u8,
+    seed: u64,
+    /// The bot, while it is not thinking.
+    bot: Option<Bot>,
+    /// The position being thought about and where the answer will arrive.
+    thinking: Option<(Position, Answer)>,
+}
+
+impl BackgroundBot {
+    /// Wraps `bot`.
+    pub fn new(bot: Bot) -> BackgroundBot {
+        BackgroundBot {
+            level: bot.spec().level,
+            seed: bot.seed,
+            bot: Some(bot),
+            thinking: None,
+        }
+    }
+
+    /// The bot's move in `position` once it has thought about it; `None`
+    /// while it thinks (the first call starts the thinking). An answer for
+    /// a position that is no longer current is dropped.
+    pub fn poll(&mut self, position: &Position) -> Option<Square> {
+        if let Some((asked, rx)) = &self.thinking {
+            let (bot, answer) = match rx.try_recv() {
+                Ok(done) => done,
+                Err(std::sync::mpsc::TryRecvError::Empty) => return None,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    // The thread died: think again with a fresh bot.
+                    self.thinking = None;
+                    self.bot = Some(Bot::new(self.level, self.seed));
+                    return None;
+                }
+            };
+            let asked = *asked;
+            self.thinking = None;
+            self.bot = Some(bot);
+            if asked == *position {
+                return answer;
+            }
+        }
+        let mut bot = self.bot.take()?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mine = *position;
+        let spawned = crate::background::spawn("reversi-bot", move || {
+            let answer = bot.choose(&mine);
+            let _ = tx.send((bot, answer));
+        });
+        match spawned {
+            Ok(_) => self.thinking = Some((*position, rx)),
+            // No thread to be had: try again on the next poll.
+            Err(_) => self.bot = Some(Bot::new(self.level, self.seed)),
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,6 +284,34 @@ mod tests {
         }
         assert_eq!(level_spec(0).level, 1);
         assert_eq!(level_spec(99).level, 10);
+    }
+
+    #[test]
+    fn a_background_bot_answers_what_the_same_bot_would_and_drops_stale_answers() {
+        let start = Rules::default().start_position();
+        let mut background = BackgroundBot::new(Bot::new(3, 5));
+        let answer = loop {
+            if let Some(square) = background.poll(&start) {
+                break square;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        assert_eq!(Some(answer), Bot::new(3, 5).choose(&start));
+        // An answer that arrives for a position no longer current is not played.
+        let next = start.play(answer).unwrap();
+        assert_eq!(
+            background.poll(&start),
+            None,
+            "thinking again about the start"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+        let reply = loop {
+            if let Some(square) = background.poll(&next) {
+                break square;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        assert!(next.is_legal(reply));
     }
 
     #[test]

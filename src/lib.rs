@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod background;
 pub mod bot;
 pub mod bot_match;
 pub mod cli;

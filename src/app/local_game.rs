@@ -135,7 +135,8 @@ impl LocalGame {
         }
         let (tx, rx) = mpsc::channel();
         let position = self.position;
-        std::thread::spawn(move || {
+        // A failed spawn drops `tx`: the hint ends as "none" on the next poll.
+        let _ = crate::background::spawn("reversi-hint", move || {
             let _ = tx.send(crate::search::hint(&position, HINT_NODES));
             wake();
         });
@@ -187,7 +188,7 @@ impl LocalGame {
             let position = self.position;
             let mut bot = Bot::new(self.level, self.seed.wrapping_add(self.moves.len() as u64));
             let limit = self.move_time;
-            std::thread::spawn(move || {
+            let _ = crate::background::spawn("reversi-bot", move || {
                 let answer = bot.choose_within(&position, limit);
                 let _ = tx.send(answer.map(|t| t.best));
                 wake();

@@ -813,6 +813,10 @@ impl ReversiApp {
                 ui.label(format!("Opponent: {name} ({fingerprint})"));
                 ui.label(if snap.connected { "connected" } else { "opponent offline" });
             }
+            if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) = snap.link {
+                ui.label(link.describe(std::time::Instant::now()));
+                ui.ctx().request_repaint_after(Duration::from_millis(500));
+            }
             if let Some(position) = &snap.position {
                 counts_line(ui, position);
                 ui.label(turn_text(position, snap.my_color, snap.outcome.as_ref()));

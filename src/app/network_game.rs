@@ -15,6 +15,7 @@ use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, Mover};
 use crate::net::embedded_server::start_embedded;
+use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
 use crate::net::session::{Event, HostTerms, Session};
 use crate::net::transport::IceServers;
@@ -30,6 +31,8 @@ pub struct NetSnapshot {
     pub opponent: Option<(String, String)>,
     /// Whether the opponent is connected now.
     pub connected: bool,
+    /// The connection's state, once the driver runs.
+    pub link: Option<LinkStatus>,
     /// The position, once play has begun.
     pub position: Option<Position>,
     /// This side's colour, once drawn.
@@ -234,9 +237,11 @@ fn run(
         let mut driver = Driver::new(session, writer, config);
         let observed = shared.clone();
         let observer_wake = wake.clone();
-        driver.set_observer(move |session, connected| {
+        driver.set_observer(move |session, link| {
+            let connected = *link == LinkStatus::Connected;
             set(&observed, &*observer_wake, |s| {
                 s.connected = connected;
+                s.link = Some(*link);
                 s.position = session.position().copied();
                 s.my_color = session.my_color();
                 s.moves = session.verifier().map(|v| v.moves().iter().map(|m| m.square).collect()).unwrap_or_default();

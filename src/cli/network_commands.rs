@@ -15,13 +15,14 @@ use serde_json::json;
 use super::CliError;
 use super::board_command::outcome_text;
 use super::rule_args::RuleArgs;
-use crate::bot::Bot;
+use crate::bot::{BackgroundBot, Bot};
 use crate::data_dir::DataDir;
-use crate::engine::{Color, Outcome, Position, Square, parse_transcript};
+use crate::engine::{Color, Outcome, parse_transcript};
 use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, Mover};
 use crate::net::embedded_server::start_embedded;
+use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
 use crate::net::session::{Event, HostTerms, Session};
 use crate::net::transport::IceServers;
@@ -320,8 +321,26 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 
 /// Plays the game to its end, reporting on standard error.
 async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError> {
+    // Says each change of the connection once (every reconnection attempt).
+    let mut said = None;
+    driver.set_observer(move |_, link| {
+        let line = match link {
+            LinkStatus::Connected => Some("connected to the opponent".to_string()),
+            LinkStatus::Reconnecting { .. } => Some(link.describe(std::time::Instant::now())),
+            LinkStatus::Connecting => None,
+        };
+        if line.is_some() && line != said {
+            if let Some(line) = &line {
+                eprintln!("{line}");
+            }
+            said = line;
+        }
+    });
     let mut mover: Box<dyn Mover> = match flags.bot {
-        Some(level) => Box::new(BotMover::new(Bot::new(level, driver::seed()))),
+        Some(level) => Box::new(BotMover(BackgroundBot::new(Bot::new(
+            level,
+            driver::seed(),
+        )))),
         None => Box::new(StdinMover::new()),
     };
     let mut report = |event: &Event| match event {
@@ -374,58 +393,13 @@ fn clock_text(session: &Session) -> String {
     }
 }
 
-/// Where a thinking bot hands itself back with its answer.
-type BotAnswer = mpsc::Receiver<(Bot, Option<Square>)>;
-
-/// The bot as a mover: it thinks on its own thread so the network loop
+/// The bot as a mover: it thinks in the background so the network loop
 /// keeps answering the peer meanwhile.
-struct BotMover {
-    level: u8,
-    /// The bot, while it is not thinking.
-    bot: Option<Bot>,
-    /// The position being thought about and where the answer will arrive.
-    thinking: Option<(Position, BotAnswer)>,
-}
-
-impl BotMover {
-    fn new(bot: Bot) -> BotMover {
-        BotMover {
-            level: bot.spec().level,
-            bot: Some(bot),
-            thinking: None,
-        }
-    }
-}
+struct BotMover(BackgroundBot);
 
 impl Mover for BotMover {
     fn poll(&mut self, session: &Session) -> Option<Action> {
-        let position = *session.position()?;
-        if let Some((asked, rx)) = &self.thinking {
-            let (bot, answer) = match rx.try_recv() {
-                Ok(done) => done,
-                Err(mpsc::TryRecvError::Empty) => return None,
-                Err(mpsc::TryRecvError::Disconnected) => {
-                    // The thread died: think again with a fresh bot next time.
-                    self.thinking = None;
-                    self.bot = Some(Bot::new(self.level, driver::seed()));
-                    return None;
-                }
-            };
-            let asked = *asked;
-            self.thinking = None;
-            self.bot = Some(bot);
-            if asked == position {
-                return answer.map(Action::Play);
-            }
-        }
-        let mut bot = self.bot.take()?;
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let answer = bot.choose(&position);
-            let _ = tx.send((bot, answer));
-        });
-        self.thinking = Some((position, rx));
-        None
+        self.0.poll(session.position()?).map(Action::Play)
     }
 }
 

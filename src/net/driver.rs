@@ -1,6 +1,7 @@
 //! Runs a [`Session`] over the WebRTC [`Transport`]: persists every record
-//! before sending it, saves evidence, reconnects with backoff when the
-//! connection drops, claims the win when the opponent's deadline passes,
+//! before sending it, saves evidence, keeps the connection alive with
+//! heartbeats and reconnects with backoff when it drops (the policy is
+//! [`LinkPolicy`]), claims the win when the opponent's deadline passes,
 //! and asks a [`Mover`] for this side's moves.
 
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use matchbox_socket::PeerId;
 
+use super::link::{GiveUp, LinkPolicy, LinkStatus};
 use super::session::{Event, Output, Session};
 use super::transport::{IceServers, Transport, TransportEvent};
 use crate::engine::{Outcome, Square};
@@ -20,18 +22,11 @@ use crate::match_log::log_file::{LogFileError, LogWriter};
 /// acknowledgement before leaving.
 const FINAL_ACK_WAIT: Duration = Duration::from_secs(3);
 
-/// How long a guest's socket may go without a peer before it is replaced.
-const PEER_WAIT: Duration = Duration::from_secs(8);
-
 /// Packets kept from a peer that is not (yet) the current one.
 const MAX_WAITING_PACKETS: usize = 64;
 
 /// The longest the loop sleeps when nothing arrives (moves typed, clocks).
 const TICK: Duration = Duration::from_millis(5);
-
-/// Reconnect delays: 250 ms doubling to 5 s.
-const BACKOFF_FIRST: Duration = Duration::from_millis(250);
-const BACKOFF_MAX: Duration = Duration::from_secs(5);
 
 /// What this side does on its turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +71,9 @@ pub enum DriverError {
     /// The peer never appeared.
     #[error("nobody joined the room within {} s: is the code right and is the host still waiting?", .0.as_secs())]
     NoPeer(Duration),
+    /// The opponent was in the room, but no connection to them could be made.
+    #[error("the opponent is in the room, but no direct or relayed connection to them was found within {} s: a firewall or NAT blocks it; use a TURN server (--ice turn:HOST:PORT with --turn-user and --turn-password) or play on one network", .0.as_secs())]
+    NoPath(Duration),
     /// The connection was closed for good.
     #[error("{0}")]
     Disconnected(String),
@@ -100,8 +98,8 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Called with the session and whether a peer is connected.
-type Observer = Box<dyn FnMut(&Session, bool) + Send>;
+/// Called with the session and the connection's state.
+type Observer = Box<dyn FnMut(&Session, &LinkStatus) + Send>;
 
 /// The driver of one side.
 pub struct Driver {
@@ -110,8 +108,7 @@ pub struct Driver {
     config: DriverConfig,
     transport: Option<Transport>,
     peer: Option<PeerId>,
-    reconnect_at: Instant,
-    backoff: Duration,
+    link: LinkPolicy,
     ever_connected: bool,
     started: Instant,
     turn_since: Option<Instant>,
@@ -119,11 +116,9 @@ pub struct Driver {
     evidence: u32,
     cutter: ConnectionCutter,
     observer: Option<Observer>,
-    observed: (usize, bool, bool),
+    observed: Option<(usize, LinkStatus, bool)>,
     /// Peers connected besides the current one, with what they sent.
     waiting: std::collections::HashMap<PeerId, Vec<Vec<u8>>>,
-    /// When the current socket was opened.
-    opened_at: Instant,
 }
 
 impl std::fmt::Debug for Driver {
@@ -143,8 +138,7 @@ impl Driver {
             config,
             transport: None,
             peer: None,
-            reconnect_at: Instant::now(),
-            backoff: BACKOFF_FIRST,
+            link: LinkPolicy::new(Instant::now(), now_ms()),
             ever_connected: false,
             started: Instant::now(),
             turn_since: None,
@@ -152,31 +146,36 @@ impl Driver {
             evidence: 0,
             cutter: ConnectionCutter::default(),
             observer: None,
-            observed: (usize::MAX, false, false),
+            observed: None,
             waiting: Default::default(),
-            opened_at: Instant::now(),
         }
     }
 
-    /// Calls `observer` with the session (and whether a peer is connected)
-    /// whenever the log grows, the connection changes or the game halts:
-    /// how a window keeps its picture of the game current.
-    pub fn set_observer(&mut self, observer: impl FnMut(&Session, bool) + Send + 'static) {
+    /// Calls `observer` with the session and the connection's state
+    /// whenever the log grows, the connection changes (each reconnection
+    /// attempt too) or the game halts: how a window or a terminal keeps its
+    /// picture of the game current.
+    pub fn set_observer(&mut self, observer: impl FnMut(&Session, &LinkStatus) + Send + 'static) {
         self.observer = Some(Box::new(observer));
     }
 
     fn notify_observer(&mut self) {
         let now = (
             self.session.records().len(),
-            self.peer.is_some(),
+            self.link.status(),
             self.session.halted().is_some(),
         );
-        if now != self.observed {
-            self.observed = now;
+        if Some(now) != self.observed {
+            self.observed = Some(now);
             if let Some(observer) = &mut self.observer {
-                observer(&self.session, now.1);
+                observer(&self.session, &now.1);
             }
         }
+    }
+
+    /// The connection's state now.
+    pub fn link_status(&self) -> LinkStatus {
+        self.link.status()
     }
 
     /// A handle that cuts the connection on request.
@@ -209,8 +208,9 @@ impl Driver {
                     return Ok(outcome);
                 }
             }
-            self.connect_if_due().await?;
+            self.connect_if_due(on_event).await?;
             self.poll_transport(on_event)?;
+            self.send_heartbeat();
             self.take_turn(mover, on_event)?;
             self.claim_if_late(on_event)?;
             self.notify_observer();
@@ -221,7 +221,10 @@ impl Driver {
         }
     }
 
-    async fn connect_if_due(&mut self) -> Result<(), DriverError> {
+    async fn connect_if_due(
+        &mut self,
+        on_event: &mut (dyn FnMut(&Event) + Send),
+    ) -> Result<(), DriverError> {
         if self.cutter.0.swap(false, Ordering::SeqCst) && self.transport.is_some() {
             self.lose_connection();
         }
@@ -229,7 +232,9 @@ impl Driver {
             tracing::info!("connection ended: {failure}");
             // A full room will not empty itself for a third player.
             if !self.ever_connected
-                && super::transport::room_is_full(&self.config.room_url).await == Some(true)
+                && super::transport::room_peers(&self.config.room_url)
+                    .await
+                    .is_some_and(|status| status.full)
             {
                 return Err(DriverError::Disconnected(
                     "the room is full: two players are already in it".to_string(),
@@ -240,26 +245,55 @@ impl Driver {
         if !self.ever_connected {
             if let Some(limit) = self.config.first_peer_timeout {
                 if self.started.elapsed() > limit {
-                    return Err(DriverError::NoPeer(limit));
+                    // Our own socket is one of the room's peers: a second
+                    // one is the opponent, waiting for a path that never came.
+                    let opponent_there = self.transport.is_some()
+                        && super::transport::room_peers(&self.config.room_url)
+                            .await
+                            .is_some_and(|status| status.peers >= 2);
+                    return Err(if opponent_there {
+                        DriverError::NoPath(limit)
+                    } else {
+                        DriverError::NoPeer(limit)
+                    });
                 }
             }
         }
-        // A guest whose socket found no peer for a while starts afresh: a
-        // WebRTC handshake can stall (a starved machine, a lost offer) and
-        // matchbox never gives up on it. The host stays put in the room.
-        let stalled = self.peer.is_none()
-            && self.session.seat() == Seat::Guest
-            && self.opened_at.elapsed() > PEER_WAIT
-            && self.transport.is_some();
-        if stalled {
-            tracing::info!("no peer on this connection; reconnecting");
-            self.lose_connection();
+        let now = Instant::now();
+        if let Some(transport) = &mut self.transport {
+            if transport.admitted() {
+                self.link.admitted();
+            }
         }
-        if self.transport.is_none() && Instant::now() >= self.reconnect_at {
+        if let Some(reason) = self.link.check(now, self.session.seat() == Seat::Guest) {
+            tracing::info!("giving up this connection: {reason}");
+            self.give_up(reason, on_event)?;
+        }
+        if self.link.should_open(now) {
             tracing::info!(room = %self.config.room_url, "connecting");
             self.transport = Some(Transport::open(&self.config.room_url, &self.config.ice));
-            self.opened_at = Instant::now();
+            self.link.opened(now);
         }
+        Ok(())
+    }
+
+    /// Ends the current connection for `reason`. A host whose silent
+    /// opponent already came back on a new connection switches to it;
+    /// otherwise the socket is replaced, since a silent link may mean our
+    /// own network (and with it our place in the room) is gone.
+    fn give_up(
+        &mut self,
+        reason: GiveUp,
+        on_event: &mut (dyn FnMut(&Event) + Send),
+    ) -> Result<(), DriverError> {
+        if reason == GiveUp::Silent && self.session.seat() == Seat::Host {
+            if let Some(&next) = self.waiting.keys().next() {
+                self.peer = None;
+                self.session.disconnected();
+                return self.adopt(next, on_event);
+            }
+        }
+        self.lose_connection();
         Ok(())
     }
 
@@ -270,8 +304,7 @@ impl Driver {
         if self.peer.take().is_some() {
             self.session.disconnected();
         }
-        self.reconnect_at = Instant::now() + self.backoff;
-        self.backoff = (self.backoff * 2).min(BACKOFF_MAX);
+        self.link.closed(Instant::now());
     }
 
     fn poll_transport(
@@ -296,6 +329,7 @@ impl Driver {
                 TransportEvent::Disconnected(peer) if self.peer == Some(peer) => {
                     self.peer = None;
                     self.session.disconnected();
+                    self.link.peer_left(Instant::now());
                     if let Some(&next) = self.waiting.keys().next() {
                         self.adopt(next, on_event)?;
                     } else if self.session.seat() == Seat::Guest {
@@ -311,15 +345,9 @@ impl Driver {
                     self.waiting.remove(&peer);
                 }
                 TransportEvent::Received(peer, bytes) if self.peer == Some(peer) => {
+                    self.link.heard(Instant::now());
                     let outputs = self.session.receive(&bytes, now_ms());
                     self.execute(outputs, on_event)?;
-                }
-                // A packet can overtake the news that its sender connected
-                // (matchbox reports the two on different channels): a first
-                // packet from a new peer means that peer is connected.
-                TransportEvent::Received(peer, bytes) if self.peer.is_none() => {
-                    self.waiting.entry(peer).or_default().push(bytes);
-                    self.adopt(peer, on_event)?;
                 }
                 TransportEvent::Received(peer, bytes) => {
                     let queue = self.waiting.entry(peer).or_default();
@@ -341,7 +369,7 @@ impl Driver {
     ) -> Result<(), DriverError> {
         self.peer = Some(peer);
         self.ever_connected = true;
-        self.backoff = BACKOFF_FIRST;
+        self.link.connected(Instant::now());
         let outputs = self.session.connected();
         self.execute(outputs, on_event)?;
         for bytes in self.waiting.remove(&peer).unwrap_or_default() {
@@ -349,6 +377,17 @@ impl Driver {
             self.execute(outputs, on_event)?;
         }
         Ok(())
+    }
+
+    /// Tells a connected opponent we are alive, once a second.
+    fn send_heartbeat(&mut self) {
+        if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer) {
+            if self.link.heartbeat_due(Instant::now()) {
+                if let Some(bytes) = self.session.heartbeat() {
+                    transport.send(peer, bytes);
+                }
+            }
+        }
     }
 
     fn take_turn(

@@ -3,7 +3,9 @@
 
 pub mod driver;
 pub mod embedded_server;
+pub mod link;
 pub mod room_code;
 pub mod session;
+pub mod session_check;
 pub mod transport;
 pub mod wire;
