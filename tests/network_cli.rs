@@ -6,11 +6,11 @@
 
 mod support;
 
-use support::TempDir;
+use support::{KillOnDrop, TempDir};
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 /// One networked game at a time: on a 2-core machine parallel games starve
@@ -26,8 +26,8 @@ fn reversi() -> Command {
 }
 
 /// Starts a host and returns it with its room code (the first stdout line).
-fn start_host(dir: &TempDir, extra: &[&str]) -> (Child, String) {
-    let mut child = reversi()
+fn start_host(dir: &TempDir, extra: &[&str]) -> (KillOnDrop, String) {
+    let child = reversi()
         .args([
             "--data-dir",
             dir.path("host").to_str().unwrap(),
@@ -38,9 +38,11 @@ fn start_host(dir: &TempDir, extra: &[&str]) -> (Child, String) {
         .args(["--log", dir.path("host.log").to_str().unwrap()])
         .args(extra)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        // A file, not a pipe: a pipe nobody reads fills up and blocks the host.
+        .stderr(std::fs::File::create(dir.path("host.stderr")).unwrap())
         .spawn()
         .unwrap();
+    let mut child = KillOnDrop(child);
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let code = lines.next().expect("the code line").unwrap();
     // Keep reading the rest in the background so the host never blocks.
@@ -65,7 +67,13 @@ fn guest_command(dir: &TempDir, code: &str, extra: &[&str]) -> Command {
 
 /// Runs `join` to the end, killing it (and failing) if it takes over 90 s.
 fn join(dir: &TempDir, code: &str, extra: &[&str]) -> Output {
-    let child = guest_command(dir, code, extra)
+    finish(guest_command(dir, code, extra), "join")
+}
+
+/// Runs a command to the end with its output captured, killing it (and
+/// failing) if it takes over 90 s.
+fn finish(mut command: Command, what: &str) -> Output {
+    let child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -87,7 +95,7 @@ fn join(dir: &TempDir, code: &str, extra: &[&str]) -> Output {
     });
     let output = child.wait_with_output().unwrap();
     done.store(true, std::sync::atomic::Ordering::SeqCst);
-    assert!(!watchdog.join().unwrap(), "join hung and was killed");
+    assert!(!watchdog.join().unwrap(), "{what} hung and was killed");
     output
 }
 
@@ -102,14 +110,13 @@ fn audit(log: &Path) -> Output {
         .unwrap()
 }
 
-fn wait(child: &mut Child) -> i32 {
+fn wait(child: &mut KillOnDrop) -> i32 {
     for _ in 0..600 {
         if let Some(status) = child.try_wait().unwrap() {
             return status.code().unwrap_or(-1);
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    let _ = child.kill();
     panic!("the host did not finish within a minute");
 }
 
@@ -183,14 +190,17 @@ fn a_code_for_a_room_nobody_hosts_times_out_clearly() {
 fn a_third_player_is_refused_from_a_full_room() {
     let _serial = serial();
     let dir = TempDir::new("third");
-    let (mut host, code) = start_host(&dir, &["--bot", "1", "--move-delay", "200ms"]);
-    let mut guest = guest_command(&dir, &code, &["--bot", "1", "--move-delay", "200ms"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (host, code) = start_host(&dir, &["--bot", "1", "--move-delay", "200ms"]);
+    let _guest = KillOnDrop(
+        guest_command(&dir, &code, &["--bot", "1", "--move-delay", "200ms"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     std::thread::sleep(Duration::from_secs(2));
-    let third = reversi()
+    let mut third = reversi();
+    third
         .args([
             "--data-dir",
             dir.path("third").to_str().unwrap(),
@@ -202,19 +212,15 @@ fn a_third_player_is_refused_from_a_full_room() {
             dir.path("third.log").to_str().unwrap(),
             "--wait",
             "10s",
-        ])
-        .output()
-        .unwrap();
+        ]);
+    let third = finish(third, "the third player");
     assert_eq!(third.status.code(), Some(1));
     assert!(
         text(&third.stderr).contains("the room is full"),
         "{}",
         text(&third.stderr)
     );
-    let _ = guest.kill();
-    let _ = host.kill();
-    let _ = guest.wait();
-    let _ = host.wait();
+    drop(host);
 }
 
 #[test]
@@ -224,11 +230,13 @@ fn a_killed_player_resumes_from_its_log_and_the_game_completes() {
     let (mut host, code) = start_host(&dir, &["--bot", "2", "--move-delay", "50ms"]);
     let guest_dir = dir.path("guest");
     let guest_log = dir.path("guest.log");
-    let mut guest = guest_command(&dir, &code, &["--bot", "2", "--move-delay", "50ms"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut guest = KillOnDrop(
+        guest_command(&dir, &code, &["--bot", "2", "--move-delay", "50ms"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     // Wait until some moves are logged, then kill the guest outright.
     // (A cold machine may take several seconds to connect: allow a minute.)
     let logged = || {
@@ -249,17 +257,16 @@ fn a_killed_player_resumes_from_its_log_and_the_game_completes() {
         .unwrap();
     assert!(killed.success());
     let _ = guest.wait();
-    let resumed = reversi()
-        .args([
-            "--data-dir",
-            guest_dir.to_str().unwrap(),
-            "resume",
-            guest_log.to_str().unwrap(),
-            "--bot",
-            "2",
-        ])
-        .output()
-        .unwrap();
+    let mut resume = reversi();
+    resume.args([
+        "--data-dir",
+        guest_dir.to_str().unwrap(),
+        "resume",
+        guest_log.to_str().unwrap(),
+        "--bot",
+        "2",
+    ]);
+    let resumed = finish(resume, "resume");
     assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed.stderr));
     assert_eq!(wait(&mut host), 0);
     assert_eq!(
