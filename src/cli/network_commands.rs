@@ -262,11 +262,14 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
     let identity = data_dir.identity()?;
     let session = Session::resume(identity, loaded.records.clone())
         .map_err(|e| CliError::Network(e.to_string()))?;
-    if session.outcome().is_some() {
-        return Ok(format!(
-            "the game is already over: {}\n",
-            outcome_text(&session.outcome().expect("over"))
-        ));
+    // A finished game is resumed too: to deliver the last records to an
+    // opponent who may not have them (the driver leaves once they are
+    // confirmed, or after a minute).
+    if let Some(outcome) = session.outcome() {
+        eprintln!(
+            "the game is over ({}): making sure the opponent has every record",
+            outcome_text(&outcome)
+        );
     }
     let room: serde_json::Value = std::fs::read_to_string(room_file(&args.log))
         .ok()
@@ -359,6 +362,11 @@ async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError>
         .run(mover.as_mut(), &mut report)
         .await
         .map_err(|e| CliError::Network(e.to_string()))?;
+    if !driver.delivered() {
+        eprintln!(
+            "the opponent has not confirmed your last move: they get it when you both run `reversi resume` on this game's log"
+        );
+    }
     let mine = driver.session().my_color();
     let verdict = match (outcome.winner, mine) {
         (None, _) => "draw".to_string(),

@@ -18,9 +18,11 @@ use crate::engine::{Outcome, Square};
 use crate::match_log::Seat;
 use crate::match_log::log_file::{LogFileError, LogWriter};
 
-/// How long after the end of the game to wait for the peer's last
-/// acknowledgement before leaving.
-const FINAL_ACK_WAIT: Duration = Duration::from_secs(3);
+/// How long after the end of the game to wait for the peer to acknowledge
+/// this side's last records before leaving: long enough for a lossy link
+/// and a reconnection, since a side that leaves with its last move
+/// undelivered leaves the opponent waiting until the deadline.
+const FINAL_ACK_WAIT: Duration = Duration::from_secs(60);
 
 /// Packets kept from a peer that is not (yet) the current one.
 const MAX_WAITING_PACKETS: usize = 64;
@@ -173,6 +175,11 @@ impl Driver {
         }
     }
 
+    /// Whether the opponent has confirmed every record this side wrote.
+    pub fn delivered(&self) -> bool {
+        self.session.mine_acknowledged()
+    }
+
     /// The connection's state now.
     pub fn link_status(&self) -> LinkStatus {
         self.link.status()
@@ -202,9 +209,7 @@ impl Driver {
             }
             if let Some(outcome) = self.session.outcome() {
                 let ended = *self.ended_at.get_or_insert_with(Instant::now);
-                let all_acked =
-                    self.session.peer_acknowledged() as usize >= self.session.records().len();
-                if all_acked || ended.elapsed() > FINAL_ACK_WAIT {
+                if self.session.mine_acknowledged() || ended.elapsed() > FINAL_ACK_WAIT {
                     return Ok(outcome);
                 }
             }
@@ -265,6 +270,16 @@ impl Driver {
                 self.link.admitted();
             }
         }
+        // The opponent is back on a new connection while the old one is
+        // quiet: take the new one now rather than wait for the old to die.
+        if self.peer.is_some() && self.link.prefers_newcomer(now) {
+            if let Some(&next) = self.waiting.keys().next() {
+                tracing::info!("the opponent is back on a new connection");
+                self.peer = None;
+                self.session.disconnected();
+                self.adopt(next, on_event)?;
+            }
+        }
         if let Some(reason) = self.link.check(now, self.session.seat() == Seat::Guest) {
             tracing::info!("giving up this connection: {reason}");
             self.give_up(reason, on_event)?;
@@ -277,7 +292,7 @@ impl Driver {
         Ok(())
     }
 
-    /// Ends the current connection for `reason`. A host whose silent
+    /// Ends the current connection for `reason`. A side whose silent
     /// opponent already came back on a new connection switches to it;
     /// otherwise the socket is replaced, since a silent link may mean our
     /// own network (and with it our place in the room) is gone.
@@ -286,7 +301,7 @@ impl Driver {
         reason: GiveUp,
         on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<(), DriverError> {
-        if reason == GiveUp::Silent && self.session.seat() == Seat::Host {
+        if reason == GiveUp::Silent {
             if let Some(&next) = self.waiting.keys().next() {
                 self.peer = None;
                 self.session.disconnected();

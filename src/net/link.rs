@@ -27,6 +27,11 @@ pub const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
 /// taken for dead. Well above a lossy link's retransmission delays.
 pub const SILENCE_LIMIT: Duration = Duration::from_secs(10);
 
+/// How long a connected opponent may be silent before a second connection
+/// from the room is taken instead: in a room of two, a newcomer while the
+/// old link is quiet is the opponent coming back (its hello proves it).
+pub const NEWCOMER_AFTER: Duration = Duration::from_secs(3);
+
 /// How long the signaling server may take to let us into the room.
 pub const SIGNALING_TIMEOUT: Duration = Duration::from_secs(6);
 
@@ -195,6 +200,13 @@ impl LinkPolicy {
         due
     }
 
+    /// Whether a newcomer in the room should replace the current opponent's
+    /// connection, which has been quiet for a while.
+    pub fn prefers_newcomer(&self, now: Instant) -> bool {
+        self.heard_at
+            .is_some_and(|heard| now.duration_since(heard) > NEWCOMER_AFTER)
+    }
+
     /// How long a guest's socket may go without the opponent.
     pub fn peer_wait(&self) -> Duration {
         let doublings = self.empty_sockets.min(8);
@@ -355,6 +367,19 @@ mod tests {
         assert_eq!(link.check(t0 + secs(12.9), false), None);
         assert_eq!(link.check(t0 + secs(13.1), false), Some(GiveUp::Silent));
         assert_eq!(link.check(t0 + secs(13.1), true), Some(GiveUp::Silent));
+    }
+
+    #[test]
+    fn a_newcomer_replaces_a_connection_only_once_it_has_gone_quiet() {
+        let t0 = Instant::now();
+        let mut link = LinkPolicy::new(t0, 1);
+        link.opened(t0);
+        link.admitted();
+        assert!(!link.prefers_newcomer(t0 + secs(60.0)), "no opponent yet");
+        link.connected(t0);
+        link.heard(t0 + secs(1.0));
+        assert!(!link.prefers_newcomer(t0 + secs(3.9)));
+        assert!(link.prefers_newcomer(t0 + secs(4.1)));
     }
 
     #[test]

@@ -282,6 +282,15 @@ impl Session {
         self.peer_acked
     }
 
+    /// Whether the peer has acknowledged every record this side wrote (what
+    /// the peer wrote, it has).
+    pub fn mine_acknowledged(&self) -> bool {
+        self.records
+            .iter()
+            .rposition(|r| r.content().author == self.me)
+            .is_none_or(|last| self.peer_acked as usize > last)
+    }
+
     /// The running move deadline: whose move it is and when it passes (ms).
     pub fn deadline(&self) -> Option<(Seat, u64)> {
         let v = self.verifier.as_ref()?;

@@ -414,6 +414,28 @@ fn a_lost_first_hello_is_repeated_by_the_heartbeat_and_the_sides_still_meet() {
 }
 
 #[test]
+fn a_side_knows_when_the_peer_has_confirmed_every_record_it_wrote() {
+    let (host, guest) = started_pair();
+    let (mut mover, mut other) = by_turn(host, guest);
+    assert!(mover.mine_acknowledged() && other.mine_acknowledged());
+    let square = mover
+        .position()
+        .unwrap()
+        .legal_moves()
+        .squares()
+        .next()
+        .unwrap();
+    let outputs = mover.play(square, T0 + 50_000).unwrap();
+    assert!(!mover.mine_acknowledged(), "the move is not confirmed yet");
+    assert!(
+        other.mine_acknowledged(),
+        "what the other wrote is still confirmed"
+    );
+    pump(&mut mover, &mut other, outputs, vec![]);
+    assert!(mover.mine_acknowledged(), "confirmed once delivered");
+}
+
+#[test]
 fn a_repeated_hello_is_answered_without_news_or_strikes() {
     let (mut host, mut guest) = started_pair();
     for _ in 0..20 {
