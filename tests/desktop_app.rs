@@ -266,6 +266,7 @@ fn settings_survive_a_restart() {
     assert_eq!(restored, harness.state().settings);
 }
 
+#[ignore = "a real WebRTC game (slow): tests/all.sh runs it"]
 #[test]
 fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
     let _cpu = CPU_HEAVY.lock().unwrap_or_else(|e| e.into_inner());

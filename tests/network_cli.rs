@@ -145,6 +145,7 @@ fn play_full_game(name: &str, rules: &[&str]) {
     assert!(report.status.success(), "{}", text(&report.stderr));
 }
 
+#[ignore = "a real WebRTC game (slow): tests/all.sh runs it"]
 #[test]
 fn complete_games_under_othello_classic_and_torus_with_walls() {
     let _serial = serial();
@@ -186,6 +187,7 @@ fn a_code_for_a_room_nobody_hosts_times_out_clearly() {
     );
 }
 
+#[ignore = "a real WebRTC game (slow): tests/all.sh runs it"]
 #[test]
 fn a_third_player_is_refused_from_a_full_room() {
     let _serial = serial();
@@ -223,6 +225,7 @@ fn a_third_player_is_refused_from_a_full_room() {
     drop(host);
 }
 
+#[ignore = "a real WebRTC game (slow): tests/all.sh runs it"]
 #[test]
 fn a_killed_player_resumes_from_its_log_and_the_game_completes() {
     let _serial = serial();

@@ -6,6 +6,47 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
+/// Set when the soak is asked to stop (Ctrl-C, SIGTERM): it then ends the
+/// game in play, kills its programs and removes the network it made.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn stop_on_signals() {
+    std::thread::spawn(|| {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        runtime.block_on(async {
+            let Ok(mut term) =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            else {
+                return;
+            };
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        });
+        STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+}
+
+/// Sleeps, unless the soak is stopped meanwhile.
+fn pause(d: Duration) -> Result<(), String> {
+    let end = Instant::now() + d;
+    while Instant::now() < end {
+        if STOP.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err("stopped".into());
+        }
+        std::thread::sleep(
+            Duration::from_millis(50).min(end.saturating_duration_since(Instant::now())),
+        );
+    }
+    Ok(())
+}
+
 /// A small seeded generator (SplitMix64): the schedule must repeat.
 struct Rng(u64);
 
@@ -50,6 +91,8 @@ struct Options {
     games: u32,
     seed: u64,
     max_level: u64,
+    /// The longest link outage, in seconds.
+    max_down: u64,
     /// Where each game's folder goes (kept for failed games).
     work: PathBuf,
 }
@@ -59,6 +102,7 @@ fn options(args: &[String]) -> Result<Options, String> {
         games: 20,
         seed: 1,
         max_level: 10,
+        max_down: 180,
         work: std::env::temp_dir().join(format!("reversi-soak-{}", std::process::id())),
     };
     let mut it = args.iter();
@@ -78,10 +122,13 @@ fn options(args: &[String]) -> Result<Options, String> {
                     .filter(|l| (1..=10).contains(l))
                     .ok_or("--max-level is 1 to 10")?
             }
+            "--max-down" => {
+                o.max_down = value()?.parse().map_err(|e| format!("--max-down: {e}"))?
+            }
             "--work" => o.work = PathBuf::from(value()?),
             other => {
                 return Err(format!(
-                    "unknown flag {other} (flags: --games N --seed N --max-level 1-10 --work DIR)"
+                    "unknown flag {other} (flags: --games N --seed N --max-level 1-10 --max-down SECS --work DIR)"
                 ));
             }
         }
@@ -314,7 +361,7 @@ struct Plan {
     at_records: usize,
 }
 
-fn plan(rng: &mut Rng, max_level: u64) -> Plan {
+fn plan(rng: &mut Rng, max_level: u64, max_down: u64) -> Plan {
     let level = |rng: &mut Rng| {
         // Mostly quick levels, so that a soak of 200 games ends in hours.
         if rng.chance(0.3) {
@@ -332,7 +379,8 @@ fn plan(rng: &mut Rng, max_level: u64) -> Plan {
                 0..=5 => 3,
                 6..=8 => 30,
                 _ => 180,
-            },
+            }
+            .min(max_down),
         },
         5..=7 => Fault::Kill { side: side(rng) },
         _ => Fault::ServerRestart,
@@ -413,6 +461,11 @@ impl Soak<'_> {
             .arg(&data)
             .args(args)
             .args(["--bot", &level.to_string()])
+            // Timestamped connection events in the kept stderr files.
+            .env(
+                "RUST_LOG",
+                "info,rtc=warn,rtc_ice=warn,webrtc=warn,matchbox_socket=warn",
+            )
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(stderr)
@@ -507,7 +560,7 @@ impl Soak<'_> {
                 let held = records(&host_log).max(records(&guest_log));
                 waiting_for = Some((ended, held));
             }
-            std::thread::sleep(Duration::from_millis(50));
+            pause(Duration::from_millis(50))?;
         }
         if let Some((ended, beyond)) = waiting_for {
             // The game ended with the fault's aftermath: the last record counts.
@@ -555,8 +608,9 @@ impl Soak<'_> {
         match plan.fault {
             Fault::LinkDown { side, secs } => {
                 self.net.link(side, false)?;
-                std::thread::sleep(Duration::from_secs(secs));
+                let slept = pause(Duration::from_secs(secs));
                 self.net.link(side, true)?;
+                slept?;
             }
             Fault::Kill { side } => {
                 let (victim, log, level) = if side == "a" {
@@ -596,6 +650,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 fn soak(args: &[String]) -> Result<ExitCode, String> {
     let o = options(args)?;
     let programs = programs()?;
+    stop_on_signals();
     if !rustix::process::geteuid().is_root() {
         return Err("needs root: it makes network namespaces".into());
     }
@@ -636,7 +691,7 @@ fn soak(args: &[String]) -> Result<ExitCode, String> {
     let mut lost = 0;
     let started = Instant::now();
     for game in 1..=o.games {
-        let plan = plan(&mut rng, o.max_level);
+        let plan = plan(&mut rng, o.max_level, o.max_down);
         let dir = o.work.join(format!("game-{game:03}"));
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let t = Instant::now();
@@ -676,6 +731,8 @@ fn soak(args: &[String]) -> Result<ExitCode, String> {
         }
     }
     recoveries.sort();
+    // A closing line test runners read.
+    println!("soak: {} passed, {lost} failed", o.games - lost);
     println!(
         "soak: {} games in {:.0} min (seed {}): {completed} completed, {identical} with identical logs, {audited} audited clean, {lost} lost or divergent, {evidence} evidence files",
         o.games,

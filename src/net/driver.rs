@@ -24,6 +24,13 @@ use crate::match_log::log_file::{LogFileError, LogWriter};
 /// undelivered leaves the opponent waiting until the deadline.
 const FINAL_ACK_WAIT: Duration = Duration::from_secs(60);
 
+/// How long the side that did not write the last record stays after the
+/// end, repeating its confirmation.
+const FINAL_LINGER: Duration = Duration::from_secs(3);
+
+/// How often it repeats it.
+const FINAL_ACK_EVERY: Duration = Duration::from_millis(250);
+
 /// Packets kept from a peer that is not (yet) the current one.
 const MAX_WAITING_PACKETS: usize = 64;
 
@@ -115,6 +122,8 @@ pub struct Driver {
     started: Instant,
     turn_since: Option<Instant>,
     ended_at: Option<Instant>,
+    /// When the acknowledgement was last repeated after the end.
+    end_ack_at: Option<Instant>,
     evidence: u32,
     cutter: ConnectionCutter,
     observer: Option<Observer>,
@@ -145,6 +154,7 @@ impl Driver {
             started: Instant::now(),
             turn_since: None,
             ended_at: None,
+            end_ack_at: None,
             evidence: 0,
             cutter: ConnectionCutter::default(),
             observer: None,
@@ -209,9 +219,24 @@ impl Driver {
             }
             if let Some(outcome) = self.session.outcome() {
                 let ended = *self.ended_at.get_or_insert_with(Instant::now);
-                if self.session.mine_acknowledged() || ended.elapsed() > FINAL_ACK_WAIT {
+                let waited = ended.elapsed();
+                let wrote_last = self
+                    .session
+                    .records()
+                    .last()
+                    .is_some_and(|r| r.content().author == self.session.seat());
+                let done = if wrote_last {
+                    self.session.mine_acknowledged() || waited > FINAL_ACK_WAIT
+                } else {
+                    // The other side waits for our confirmation of its last
+                    // record: repeat it for a moment (a lossy link may lose
+                    // one), or until that side has gone.
+                    waited > FINAL_LINGER || (self.peer.is_none() && waited > FINAL_ACK_EVERY)
+                };
+                if done {
                     return Ok(outcome);
                 }
+                self.confirm_the_end();
             }
             self.connect_if_due(on_event).await?;
             self.poll_transport(on_event)?;
@@ -392,6 +417,20 @@ impl Driver {
             self.execute(outputs, on_event)?;
         }
         Ok(())
+    }
+
+    /// After the end, repeats this side's acknowledgement every
+    /// [`FINAL_ACK_EVERY`].
+    fn confirm_the_end(&mut self) {
+        let due = self
+            .end_ack_at
+            .is_none_or(|at| at.elapsed() >= FINAL_ACK_EVERY);
+        if let (true, Some(transport), Some(peer)) = (due, &mut self.transport, self.peer) {
+            if let Some(bytes) = self.session.heartbeat() {
+                transport.send(peer, bytes);
+                self.end_ack_at = Some(Instant::now());
+            }
+        }
     }
 
     /// Tells a connected opponent we are alive, once a second.

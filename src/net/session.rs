@@ -362,6 +362,9 @@ impl Session {
         match decoded {
             Err(e) => self.reject(bytes, e.to_string()),
             Ok(WireMessage::Hello(hello)) => self.on_hello(bytes, hello, now_ms),
+            // A heartbeat that overtook a lost hello (see `heartbeat`): the
+            // hello follows; nothing to hold against the peer.
+            Ok(WireMessage::Ack { .. }) if self.peer.is_none() => vec![],
             Ok(_) if self.peer.is_none() => {
                 self.reject(bytes, "a message before the peer's hello".to_string())
             }
