@@ -251,11 +251,19 @@ impl Adversary {
         }
     }
 
-    /// Polls until `done` holds.
+    /// Polls until `done` holds, with a heartbeat every second as the
+    /// protocol asks (it repeats a hello that the fresh channel lost).
     async fn until(&mut self, mut done: impl FnMut(&Session) -> bool) {
         let deadline = Instant::now() + Duration::from_secs(20);
+        let mut beat = Instant::now();
         while !done(&self.session) {
             assert!(Instant::now() < deadline, "the adversary got stuck");
+            if self.peer.is_some() && beat.elapsed() >= Duration::from_secs(1) {
+                beat = Instant::now();
+                if let Some(bytes) = self.session.heartbeat() {
+                    self.send(bytes);
+                }
+            }
             for event in self.transport.poll() {
                 match event {
                     TransportEvent::Connected(_) if self.peer.is_none() => {

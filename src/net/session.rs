@@ -362,12 +362,10 @@ impl Session {
         match decoded {
             Err(e) => self.reject(bytes, e.to_string()),
             Ok(WireMessage::Hello(hello)) => self.on_hello(bytes, hello, now_ms),
-            // A heartbeat that overtook a lost hello (see `heartbeat`): the
-            // hello follows; nothing to hold against the peer.
-            Ok(WireMessage::Ack { .. }) if self.peer.is_none() => vec![],
-            Ok(_) if self.peer.is_none() => {
-                self.reject(bytes, "a message before the peer's hello".to_string())
-            }
+            // A message that overtook a lost hello (see `heartbeat`): the
+            // hello follows, and with it whatever we lack; nothing to hold
+            // against the peer, and nothing is taken from it before.
+            Ok(_) if self.peer.is_none() => vec![],
             // A record or an acknowledgement comes only from a peer that
             // has identified us, so it has our hello (a rejection may not).
             Ok(WireMessage::Record(record_bytes)) => {

@@ -376,15 +376,17 @@ fn a_lost_first_hello_is_repeated_by_the_heartbeat_and_the_sides_still_meet() {
     let (mut host, mut guest) = pair();
     // The host's hello is lost (the guest's end of the data channel was not
     // yet open); the guest's arrives, and what the host sends in answer is
-    // refused as coming before its hello.
+    // ignored as coming before its hello (no strike: an honest race).
     let _lost = host.connected();
     let g = guest.connected();
     let (_, guest_events) = pump(&mut host, &mut guest, vec![], g);
     assert!(
-        guest_events
-            .iter()
-            .any(|e| matches!(e, Event::Rejected(r) if r.contains("before the peer's hello"))),
+        !guest_events.iter().any(|e| matches!(e, Event::Rejected(_))),
         "{guest_events:?}"
+    );
+    assert!(
+        host.records().len() > guest.records().len(),
+        "the genesis did not reach the guest"
     );
     assert!(
         guest.position().is_none(),
