@@ -297,13 +297,11 @@ impl Driver {
         }
         // The opponent is back on a new connection while the old one is
         // quiet: take the new one now rather than wait for the old to die.
-        if self.peer.is_some() && self.link.prefers_newcomer(now) {
-            if let Some(&next) = self.waiting.keys().next() {
-                tracing::info!("the opponent is back on a new connection");
-                self.peer = None;
-                self.session.disconnected();
-                self.adopt(next, on_event)?;
-            }
+        if self.peer.is_some()
+            && self.link.prefers_newcomer(now)
+            && self.switch_to_newcomer(on_event)?
+        {
+            tracing::info!("the opponent is back on a new connection");
         }
         if let Some(reason) = self.link.check(now, self.session.seat() == Seat::Guest) {
             tracing::info!("giving up this connection: {reason}");
@@ -326,15 +324,26 @@ impl Driver {
         reason: GiveUp,
         on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<(), DriverError> {
-        if reason == GiveUp::Silent {
-            if let Some(&next) = self.waiting.keys().next() {
-                self.peer = None;
-                self.session.disconnected();
-                return self.adopt(next, on_event);
-            }
+        if reason == GiveUp::Silent && self.switch_to_newcomer(on_event)? {
+            return Ok(());
         }
         self.lose_connection();
         Ok(())
+    }
+
+    /// Leaves the current peer for one that connected meanwhile, if any;
+    /// returns whether it did.
+    fn switch_to_newcomer(
+        &mut self,
+        on_event: &mut (dyn FnMut(&Event) + Send),
+    ) -> Result<bool, DriverError> {
+        let Some(&next) = self.waiting.keys().next() else {
+            return Ok(false);
+        };
+        self.peer = None;
+        self.session.disconnected();
+        self.adopt(next, on_event)?;
+        Ok(true)
     }
 
     /// Drops the socket and schedules a new one after the backoff delay.

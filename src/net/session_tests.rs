@@ -128,6 +128,17 @@ fn started_pair() -> (Session, Session) {
     (host, guest)
 }
 
+/// The first legal move of the side to move.
+fn first_legal(session: &Session) -> Square {
+    session
+        .position()
+        .unwrap()
+        .legal_moves()
+        .squares()
+        .next()
+        .unwrap()
+}
+
 /// The session whose turn it is, and the other.
 fn by_turn(host: Session, guest: Session) -> (Session, Session) {
     if host.my_turn() {
@@ -248,13 +259,7 @@ fn a_move_out_of_turn_and_a_record_from_another_game_are_rejected() {
     // The cheat moves for us... in its own name but when it is not its turn:
     // make the honest side's turn first by letting the mover move.
     let mut mover = mover;
-    let square = mover
-        .position()
-        .unwrap()
-        .legal_moves()
-        .squares()
-        .next()
-        .unwrap();
+    let square = first_legal(&mover);
     let outputs = mover.play(square, T0 + 10).unwrap();
     pump(&mut mover, &mut honest, outputs, vec![]);
     assert!(honest.my_turn());
@@ -344,13 +349,7 @@ fn records_written_while_disconnected_are_sent_on_reconnect() {
     host.disconnected();
     guest.disconnected();
     let (mut mover, mut other) = by_turn(host, guest);
-    let square = mover
-        .position()
-        .unwrap()
-        .legal_moves()
-        .squares()
-        .next()
-        .unwrap();
+    let square = first_legal(&mover);
     let outputs = mover.play(square, T0 + 100).unwrap();
     assert!(outputs.iter().any(|o| matches!(o, Output::Persist(_))));
     assert!(
@@ -420,13 +419,7 @@ fn a_side_knows_when_the_peer_has_confirmed_every_record_it_wrote() {
     let (host, guest) = started_pair();
     let (mut mover, mut other) = by_turn(host, guest);
     assert!(mover.mine_acknowledged() && other.mine_acknowledged());
-    let square = mover
-        .position()
-        .unwrap()
-        .legal_moves()
-        .squares()
-        .next()
-        .unwrap();
+    let square = first_legal(&mover);
     let outputs = mover.play(square, T0 + 50_000).unwrap();
     assert!(!mover.mine_acknowledged(), "the move is not confirmed yet");
     assert!(
