@@ -524,7 +524,7 @@ impl Soak<'_> {
         };
         let mut guest = self.player("b", dir, &join_args(&guest_log), plan.guest_level)?;
         let started = Instant::now();
-        let limit = Duration::from_secs(30 * 60);
+        let limit = Duration::from_secs(15 * 60);
         let both = || records(&host_log).min(records(&guest_log));
         let mut fault_done = false;
         let mut recovery = None;
