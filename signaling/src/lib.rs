@@ -9,6 +9,9 @@
 
 #![forbid(unsafe_code)]
 
+pub mod ice;
+pub mod metrics;
+pub mod rate_limit;
 pub mod registry;
 pub mod room_name;
 
@@ -19,16 +22,19 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade, close_code};
-use axum::extract::{ConnectInfo, Path, State};
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, Path, RawQuery, State};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures::StreamExt;
+use ice::IceConfig;
 use matchbox_protocol::{JsonPeerEvent, JsonPeerRequest, PeerId, PeerRequest};
 use matchbox_signaling::common_logic::spawn_sender_task;
 use matchbox_signaling::{
     NoCallbacks, SignalingServerBuilder, SignalingState, SignalingTopology, WsStateMeta,
 };
+use metrics::{Gauges, Metrics, RefusalReason};
+use rate_limit::{Rate, RateLimiter};
 use registry::{Joined, Limits, Refusal, Registry};
 use room_name::{check_room_name, room_tag};
 use tokio::sync::{oneshot, watch};
@@ -42,8 +48,8 @@ pub const DEFAULT_LOG_FILTER: &str = "info,matchbox_signaling=warn,tower_http=wa
 /// The websocket read buffer per connection: signaling messages are small.
 const READ_BUFFER_BYTES: usize = 4096;
 
-/// The server's limits.
-#[derive(Debug, Clone, Copy)]
+/// The server's limits and the ICE servers it hands out.
+#[derive(Debug, Clone)]
 pub struct Config {
     /// Connections in total.
     pub max_connections: usize,
@@ -58,6 +64,10 @@ pub struct Config {
     pub stale_after: Duration,
     /// Bytes of heap in use, if the program can tell (shown by `/health`).
     pub heap_bytes: Option<fn() -> usize>,
+    /// STUN and TURN servers for `GET /ice`.
+    pub ice: IceConfig,
+    /// How often one address may ask `GET /ice`.
+    pub ice_rate: Rate,
 }
 
 impl Default for Config {
@@ -69,6 +79,16 @@ impl Default for Config {
             max_message_bytes: 16 * 1024,
             stale_after: Duration::from_secs(8),
             heap_bytes: None,
+            ice: IceConfig {
+                turn_ttl: Duration::from_secs(24 * 60 * 60),
+                ..IceConfig::default()
+            },
+            // A client asks once per connection attempt; many players may
+            // share one address behind a carrier's NAT.
+            ice_rate: Rate {
+                burst: 60,
+                refill: Duration::from_secs(1),
+            },
         }
     }
 }
@@ -84,12 +104,17 @@ pub enum StartError {
         /// What failed.
         source: matchbox_signaling::Error,
     },
+    /// The ICE settings are unusable.
+    #[error(transparent)]
+    Ice(#[from] ice::IceConfigError),
 }
 
 #[derive(Clone)]
 struct Shared {
     registry: Arc<Mutex<Registry>>,
-    config: Config,
+    config: Arc<Config>,
+    metrics: Arc<Metrics>,
+    ice_limiter: Arc<Mutex<RateLimiter>>,
     started: Instant,
     shutting_down: watch::Receiver<bool>,
     /// The connection's address, in the copy handed to its state machine.
@@ -176,6 +201,7 @@ fn close(code: u16, reason: &str) -> Message {
 fn admission(shared: &Shared, room: &str, ip: IpAddr) -> Result<(), (StatusCode, String)> {
     if let Err(e) = check_room_name(Some(room)) {
         warn!(peer = %ip, reason = %e, "refused");
+        shared.metrics.refused(RefusalReason::BadRoomName);
         return Err((StatusCode::BAD_REQUEST, e.to_string()));
     }
     shared
@@ -183,6 +209,7 @@ fn admission(shared: &Shared, room: &str, ip: IpAddr) -> Result<(), (StatusCode,
         .admission(room, ip, shared.limits(), Instant::now())
         .map_err(|refusal| {
             warn!(peer = %ip, room = %room_tag(room), reason = %refusal, "refused");
+            shared.metrics.refused(refusal_reason(refusal));
             let status = match refusal {
                 Refusal::RoomFull => StatusCode::CONFLICT,
                 Refusal::ServerFull => StatusCode::SERVICE_UNAVAILABLE,
@@ -192,13 +219,24 @@ fn admission(shared: &Shared, room: &str, ip: IpAddr) -> Result<(), (StatusCode,
         })
 }
 
+fn refusal_reason(refusal: Refusal) -> RefusalReason {
+    match refusal {
+        Refusal::RoomFull => RefusalReason::RoomFull,
+        Refusal::ServerFull => RefusalReason::ServerFull,
+        Refusal::TooManyFromAddress => RefusalReason::TooManyFromAddress,
+    }
+}
+
 /// Starts the server on `addr` inside the current tokio runtime.
 pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, StartError> {
+    config.ice.validate()?;
     let (ours_tx, ours_rx) = watch::channel(false);
     let (matchbox_tx, matchbox_rx) = oneshot::channel();
     let shared = Shared {
         registry: Arc::default(),
-        config,
+        metrics: Arc::default(),
+        ice_limiter: Arc::new(Mutex::new(RateLimiter::new(config.ice_rate))),
+        config: Arc::new(config),
         started: Instant::now(),
         shutting_down: ours_rx,
         origin: None,
@@ -211,6 +249,8 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
     let routes = Router::new()
         .route("/", get(missing_room))
         .route("/health", get(health))
+        .route("/ice", get(ice_servers))
+        .route("/metrics", get(metrics_text))
         .route("/room/{room}", get(room_status))
         .route("/{room}", get(upgrade))
         .with_state(shared.clone());
@@ -250,6 +290,78 @@ async fn health(State(shared): State<Shared>) -> axum::Json<serde_json::Value> {
     }))
 }
 
+/// `GET /ice[?id=ID]`: the ICE servers to use, with fresh TURN
+/// credentials. Rate-limited per address; the credentials are never logged.
+async fn ice_servers(
+    RawQuery(query): RawQuery,
+    ConnectInfo(origin): ConnectInfo<SocketAddr>,
+    State(shared): State<Shared>,
+) -> Response {
+    let ip = origin.ip();
+    let allowed = shared
+        .ice_limiter
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .allow(ip, Instant::now());
+    if !allowed {
+        warn!(peer = %ip, "ice request refused: too many requests from this address");
+        shared.metrics.refused(RefusalReason::IceRateLimited);
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many /ice requests from your address; try again in a few seconds",
+        );
+    }
+    let id = match ice::parse_query(query.as_deref()) {
+        Ok(id) => id,
+        Err(e) => {
+            warn!(peer = %ip, reason = %e, "ice request refused");
+            shared.metrics.refused(RefusalReason::BadIceRequest);
+            return refuse(StatusCode::BAD_REQUEST, &e.to_string());
+        }
+    };
+    let now_unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let random_id = uuid::Uuid::new_v4().simple().to_string();
+    let answer = shared
+        .config
+        .ice
+        .answer(id.as_deref(), now_unix, &random_id);
+    let with_credentials = shared.config.ice.issues_credentials();
+    shared.metrics.ice_answered(with_credentials);
+    info!(peer = %ip, turn_credentials = with_credentials, "ice servers handed out");
+    let mut response = axum::Json(answer).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    // The browser client may be served from another origin.
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
+}
+
+/// `GET /metrics`: Prometheus text format.
+async fn metrics_text(State(shared): State<Shared>) -> Response {
+    let gauges = {
+        let registry = shared.registry();
+        Gauges {
+            connections: registry.peer_count(),
+            rooms: registry.room_count(),
+            peers: registry.member_count(),
+            uptime_secs: shared.started.elapsed().as_secs(),
+        }
+    };
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+        )],
+        shared.metrics.render(gauges),
+    )
+        .into_response()
+}
+
 /// `GET /room/<room>`: how many players are in a room, so a client that
 /// cannot get in can tell "room is full" from "server unreachable". Only
 /// someone who knows the room name can ask.
@@ -281,6 +393,7 @@ async fn upgrade(
         .max_message_size(2 * max + 1024)
         .max_frame_size(2 * max + 1024)
         .on_upgrade(move |socket| async move {
+            shared.metrics.connection();
             let (sink, receiver) = socket.split();
             let sender = spawn_sender_task(sink);
             let peer_id = PeerId(uuid::Uuid::new_v4());
@@ -364,6 +477,7 @@ impl SignalingTopology<NoCallbacks, Shared> for TwoPlayerRooms {
             }
             Err(refusal) => {
                 warn!(room = %tag, peer = %peer_id, reason = %refusal, "refused after upgrade");
+                state.metrics.refused(refusal_reason(refusal));
                 let _ = sender.send(Ok(close(close_code::POLICY, &refusal.to_string())));
                 return;
             }
@@ -390,6 +504,9 @@ impl SignalingTopology<NoCallbacks, Shared> for TwoPlayerRooms {
             Ending::Left | Ending::Broken => None,
         };
         if let Some((code, text)) = &reason {
+            if !matches!(ending, Ending::ShuttingDown) {
+                state.metrics.refused(RefusalReason::ProtocolViolation);
+            }
             let _ = sender.send(Ok(close(*code, text)));
         }
         let (other, closed) = state.registry().leave(&room, peer_id, ip);

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
+use reversi_signaling::ice::IceConfig;
 use reversi_signaling::{Config, start};
 
 use tracing::{error, info};
@@ -49,6 +50,20 @@ struct Args {
     /// Largest signaling message, in bytes.
     #[arg(long, default_value_t = Config::default().max_message_bytes)]
     max_message_bytes: usize,
+    /// A STUN server URL handed to clients at /ice (repeatable), e.g. stun:turn.example.org:3478.
+    #[arg(long = "stun", value_name = "URL")]
+    stun: Vec<String>,
+    /// A TURN server URL handed to clients at /ice (repeatable), e.g.
+    /// turn:turn.example.org:3478?transport=udp; needs --turn-secret.
+    #[arg(long = "turn", value_name = "URL")]
+    turn: Vec<String>,
+    /// The TURN server's static-auth-secret (coturn's use-auth-secret), to
+    /// make short-lived credentials with. Or set REVERSI_TURN_SECRET.
+    #[arg(long, env = "REVERSI_TURN_SECRET", hide_env_values = true)]
+    turn_secret: Option<String>,
+    /// How long a TURN credential is valid (e.g. 1d, 12h).
+    #[arg(long, default_value = "1d", value_parser = humantime::parse_duration)]
+    turn_ttl: Duration,
     /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -94,7 +109,18 @@ fn main() -> ExitCode {
         max_message_bytes: args.max_message_bytes,
         stale_after: args.stale_after,
         heap_bytes: Some(heap_bytes),
+        ice: IceConfig {
+            stun: args.stun,
+            turn: args.turn,
+            turn_secret: args.turn_secret,
+            turn_ttl: args.turn_ttl,
+        },
+        ..Config::default()
     };
+    if let Err(e) = config.ice.validate() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(e) => {

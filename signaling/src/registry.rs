@@ -221,6 +221,11 @@ impl Registry {
         self.connections
     }
 
+    /// Peers in rooms now (a displaced member still connected is not one).
+    pub fn member_count(&self) -> usize {
+        self.rooms.values().map(Vec::len).sum()
+    }
+
     /// Sends a message to every connected peer (used at shutdown).
     pub fn broadcast(&self, message: &Message) {
         for peer in self.rooms.values().flatten() {

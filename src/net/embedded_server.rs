@@ -32,9 +32,10 @@ pub fn lan_address() -> IpAddr {
 /// code advertises this machine's LAN address.
 pub async fn start_embedded(listen: SocketAddr) -> Result<EmbeddedServer, String> {
     let config = reversi_signaling::Config::default();
+    let retry = config.clone();
     let server = match reversi_signaling::start(listen, config).await {
         Ok(server) => server,
-        Err(_) => reversi_signaling::start(SocketAddr::new(listen.ip(), 0), config)
+        Err(_) => reversi_signaling::start(SocketAddr::new(listen.ip(), 0), retry)
             .await
             .map_err(|e| e.to_string())?,
     };
