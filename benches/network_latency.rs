@@ -63,6 +63,7 @@ async fn one_game(
     let config = |name: &str| DriverConfig {
         room_url: url.to_string(),
         ice: IceServers::default(),
+        ice_from_server: true,
         log_path: dir.join(name),
         move_delay: Duration::ZERO,
         first_peer_timeout: Some(Duration::from_secs(30)),

@@ -77,6 +77,7 @@ fn identity(seed: u64) -> Identity {
 
 fn config(url: &str, log: PathBuf, delay: Duration) -> DriverConfig {
     DriverConfig {
+        ice_from_server: true,
         room_url: url.to_string(),
         ice: IceServers::default(),
         log_path: log,

@@ -811,7 +811,11 @@ impl ReversiApp {
             ui.label(format!("Status: {}", snap.status));
             if let Some((name, fingerprint)) = &snap.opponent {
                 ui.label(format!("Opponent: {name} ({fingerprint})"));
-                ui.label(if snap.connected { "connected" } else { "opponent offline" });
+                ui.label(match (snap.connected, snap.route) {
+                    (true, Some(route)) => format!("connected ({route})"),
+                    (true, None) => "connected".to_string(),
+                    (false, _) => "opponent offline".to_string(),
+                });
             }
             if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) = snap.link {
                 ui.label(link.describe(std::time::Instant::now()));

@@ -19,6 +19,7 @@ use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
 use crate::net::session::{Event, HostTerms, Session};
 use crate::net::transport::IceServers;
+use crate::net::transport::Route;
 
 /// What the window shows of a network game.
 #[derive(Debug, Clone, Default)]
@@ -33,6 +34,8 @@ pub struct NetSnapshot {
     pub connected: bool,
     /// The connection's state, once the driver runs.
     pub link: Option<LinkStatus>,
+    /// How the opponent is reached (direct or through a relay), once known.
+    pub route: Option<Route>,
     /// The position, once play has begun.
     pub position: Option<Position>,
     /// This side's colour, once drawn.
@@ -230,6 +233,7 @@ fn run(
         let config = DriverConfig {
             room_url: url,
             ice: settings.ice.clone(),
+            ice_from_server: true,
             log_path: log,
             move_delay: std::time::Duration::ZERO,
             first_peer_timeout,
@@ -237,11 +241,12 @@ fn run(
         let mut driver = Driver::new(session, writer, config);
         let observed = shared.clone();
         let observer_wake = wake.clone();
-        driver.set_observer(move |session, link| {
+        driver.set_observer(move |session, link, route| {
             let connected = *link == LinkStatus::Connected;
             set(&observed, &*observer_wake, |s| {
                 s.connected = connected;
                 s.link = Some(*link);
+                s.route = route.filter(|_| connected);
                 s.position = session.position().copied();
                 s.my_color = session.my_color();
                 s.moves = session.verifier().map(|v| v.moves().iter().map(|m| m.square).collect()).unwrap_or_default();

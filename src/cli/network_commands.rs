@@ -49,10 +49,14 @@ pub struct PlayFlags {
     /// Wait this long before each of this side's moves (e.g. 300ms).
     #[arg(long, default_value = "0s", value_parser = parse_duration)]
     move_delay: Duration,
-    /// A STUN or TURN server URL for ICE (repeatable); none are needed on a LAN.
+    /// A STUN or TURN server URL for ICE (repeatable), added to those the
+    /// signaling server hands out.
     #[arg(long = "ice", value_name = "URL")]
     ice_urls: Vec<String>,
-    /// TURN user name.
+    /// Do not ask the signaling server for its STUN and TURN servers.
+    #[arg(long)]
+    no_server_ice: bool,
+    /// TURN user name (with your own --ice turn: URL; replaces the server's relay).
     #[arg(long)]
     turn_user: Option<String>,
     /// TURN password.
@@ -71,6 +75,7 @@ impl PlayFlags {
         DriverConfig {
             room_url,
             ice: self.ice(),
+            ice_from_server: !self.no_server_ice,
             log_path,
             move_delay: self.move_delay,
             first_peer_timeout,
@@ -326,7 +331,8 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError> {
     // Says each change of the connection once (every reconnection attempt).
     let mut said = None;
-    driver.set_observer(move |_, link| {
+    let mut said_route = None;
+    driver.set_observer(move |_, link, route| {
         let line = match link {
             LinkStatus::Connected => Some("connected to the opponent".to_string()),
             LinkStatus::Reconnecting { .. } => Some(link.describe(std::time::Instant::now())),
@@ -337,6 +343,16 @@ async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError>
                 eprintln!("{line}");
             }
             said = line;
+        }
+        // Said once per connection, when the WebRTC stack knows it.
+        if *link == LinkStatus::Connected && route.is_some() && route != said_route {
+            if let Some(route) = route {
+                eprintln!("connection: {route}");
+            }
+            said_route = route;
+        }
+        if *link != LinkStatus::Connected {
+            said_route = None;
         }
     });
     let mut mover: Box<dyn Mover> = match flags.bot {

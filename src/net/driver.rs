@@ -13,7 +13,7 @@ use matchbox_socket::PeerId;
 
 use super::link::{GiveUp, LinkPolicy, LinkStatus};
 use super::session::{Event, Output, Session};
-use super::transport::{IceServers, Transport, TransportEvent};
+use super::transport::{IceServers, Route, Transport, TransportEvent};
 use crate::engine::{Outcome, Square};
 use crate::match_log::Seat;
 use crate::match_log::log_file::{LogFileError, LogWriter};
@@ -58,8 +58,10 @@ pub trait Mover: Send {
 pub struct DriverConfig {
     /// `ws://HOST:PORT/ROOM`.
     pub room_url: String,
-    /// ICE servers.
+    /// ICE servers of the player's own (added to the server's).
     pub ice: IceServers,
+    /// Whether to ask the signaling server for its ICE servers (`GET /ice`).
+    pub ice_from_server: bool,
     /// The log file (evidence goes beside it).
     pub log_path: PathBuf,
     /// Wait this long before each of this side's moves.
@@ -81,11 +83,36 @@ pub enum DriverError {
     #[error("nobody joined the room within {} s: is the code right and is the host still waiting?", .0.as_secs())]
     NoPeer(Duration),
     /// The opponent was in the room, but no connection to them could be made.
-    #[error("the opponent is in the room, but no direct or relayed connection to them was found within {} s: a firewall or NAT blocks it; use a TURN server (--ice turn:HOST:PORT with --turn-user and --turn-password) or play on one network", .0.as_secs())]
-    NoPath(Duration),
+    #[error("the opponent is in the room, but no direct or relayed connection to them was found within {} s: {cause}", .waited.as_secs())]
+    NoPath {
+        /// How long it was tried.
+        waited: Duration,
+        /// What the driver found out about why.
+        cause: NoPathCause,
+    },
     /// The connection was closed for good.
     #[error("{0}")]
     Disconnected(String),
+}
+
+/// Why no path to an opponent in the room was found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoPathCause {
+    /// No TURN relay was configured, and a NAT or firewall blocks a direct path.
+    #[error(
+        "a NAT or firewall between you blocks a direct connection, and no TURN relay is configured (the signaling server hands out none: ask its operator to set --turn, or pass --ice turn:HOST:PORT with --turn-user and --turn-password)"
+    )]
+    NoRelay,
+    /// The configured TURN relay did not answer.
+    #[error(
+        "a NAT or firewall between you blocks a direct connection, and the TURN relay {0} does not answer (it is down, or UDP to it is blocked on this network)"
+    )]
+    RelaySilent(String),
+    /// The relay answered but the connection through it still failed.
+    #[error(
+        "a NAT or firewall between you blocks a direct connection, and the path through the TURN relay {0} failed too (it answers, but refused or dropped the relayed traffic)"
+    )]
+    RelayFailed(String),
 }
 
 /// Cuts the current connection (for fault-injection tests): the driver
@@ -108,7 +135,7 @@ pub fn now_ms() -> u64 {
 }
 
 /// Called with the session and the connection's state.
-type Observer = Box<dyn FnMut(&Session, &LinkStatus) + Send>;
+type Observer = Box<dyn FnMut(&Session, &LinkStatus, Option<Route>) + Send>;
 
 /// The driver of one side.
 pub struct Driver {
@@ -127,9 +154,15 @@ pub struct Driver {
     evidence: u32,
     cutter: ConnectionCutter,
     observer: Option<Observer>,
-    observed: Option<(usize, LinkStatus, bool)>,
+    observed: Option<(usize, LinkStatus, bool, Option<Route>)>,
     /// Peers connected besides the current one, with what they sent.
     waiting: std::collections::HashMap<PeerId, Vec<Vec<u8>>>,
+    /// The signaling server's ICE servers, when fetched, and until when to use them.
+    server_ice: Option<(IceServers, Instant)>,
+    /// The ICE servers of the current connection.
+    ice_in_use: IceServers,
+    /// How the current peer is reached, once known.
+    route: Option<Route>,
 }
 
 impl std::fmt::Debug for Driver {
@@ -160,14 +193,21 @@ impl Driver {
             observer: None,
             observed: None,
             waiting: Default::default(),
+            server_ice: None,
+            ice_in_use: IceServers::default(),
+            route: None,
         }
     }
 
-    /// Calls `observer` with the session and the connection's state
-    /// whenever the log grows, the connection changes (each reconnection
-    /// attempt too) or the game halts: how a window or a terminal keeps its
-    /// picture of the game current.
-    pub fn set_observer(&mut self, observer: impl FnMut(&Session, &LinkStatus) + Send + 'static) {
+    /// Calls `observer` with the session, the connection's state and its
+    /// route whenever the log grows, the connection changes (each
+    /// reconnection attempt too, and when the route becomes known) or the
+    /// game halts: how a window or a terminal keeps its picture of the game
+    /// current.
+    pub fn set_observer(
+        &mut self,
+        observer: impl FnMut(&Session, &LinkStatus, Option<Route>) + Send + 'static,
+    ) {
         self.observer = Some(Box::new(observer));
     }
 
@@ -176,11 +216,12 @@ impl Driver {
             self.session.records().len(),
             self.link.status(),
             self.session.halted().is_some(),
+            self.route,
         );
         if Some(now) != self.observed {
             self.observed = Some(now);
             if let Some(observer) = &mut self.observer {
-                observer(&self.session, &now.1);
+                observer(&self.session, &now.1, now.3);
             }
         }
     }
@@ -240,6 +281,7 @@ impl Driver {
             }
             self.connect_if_due(on_event).await?;
             self.poll_transport(on_event)?;
+            self.learn_route();
             self.send_heartbeat();
             self.take_turn(mover, on_event)?;
             self.claim_if_late(on_event)?;
@@ -281,10 +323,13 @@ impl Driver {
                         && super::transport::room_peers(&self.config.room_url)
                             .await
                             .is_some_and(|status| status.peers >= 2);
-                    return Err(if opponent_there {
-                        DriverError::NoPath(limit)
-                    } else {
-                        DriverError::NoPeer(limit)
+                    if !opponent_there {
+                        return Err(DriverError::NoPeer(limit));
+                    }
+                    let cause = diagnose_no_path(self.ice_in_use.urls.clone()).await;
+                    return Err(DriverError::NoPath {
+                        waited: limit,
+                        cause,
                     });
                 }
             }
@@ -308,11 +353,67 @@ impl Driver {
             self.give_up(reason, on_event)?;
         }
         if self.link.should_open(now) {
-            tracing::info!(room = %self.config.room_url, "connecting");
-            self.transport = Some(Transport::open(&self.config.room_url, &self.config.ice));
-            self.link.opened(now);
+            self.ice_in_use = self.ice_servers().await;
+            tracing::info!(room = %self.config.room_url, ice = self.ice_in_use.urls.len(), "connecting");
+            self.transport = Some(Transport::open(&self.config.room_url, &self.ice_in_use));
+            self.link.opened(Instant::now());
         }
         Ok(())
+    }
+
+    /// The ICE servers for a new connection: the signaling server's (asked
+    /// again once their credentials are half-way to expiry) and the
+    /// player's own.
+    async fn ice_servers(&mut self) -> IceServers {
+        if !self.config.ice_from_server {
+            return self.config.ice.clone();
+        }
+        let fresh = self
+            .server_ice
+            .as_ref()
+            .is_some_and(|(_, until)| Instant::now() < *until);
+        if !fresh {
+            let server = super::server_url::ServerUrl::parse(&self.config.room_url);
+            let fingerprint = self.session.my_fingerprint();
+            let fetched = match server {
+                Ok(server) => super::ice::fetch(&server, fingerprint.as_compact())
+                    .await
+                    .map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            self.server_ice = Some(match fetched {
+                Ok((servers, ttl)) => {
+                    tracing::info!(
+                        servers = servers.urls.len(),
+                        relay = servers.urls.iter().any(|u| u.starts_with("turn")),
+                        "ICE servers from the signaling server"
+                    );
+                    // Without credentials there is nothing to expire: ask
+                    // again now and then in case the operator added some.
+                    let keep = if ttl.is_zero() {
+                        Duration::from_secs(600)
+                    } else {
+                        ttl / 2
+                    };
+                    (servers, Instant::now() + keep)
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        "could not get ICE servers from the signaling server ({e}); using only your own"
+                    );
+                    (
+                        IceServers::default(),
+                        Instant::now() + Duration::from_secs(30),
+                    )
+                }
+            });
+        }
+        let from_server = self
+            .server_ice
+            .as_ref()
+            .map(|(servers, _)| servers.clone())
+            .unwrap_or_default();
+        super::ice::combine(from_server, &self.config.ice)
     }
 
     /// Ends the current connection for `reason`. A side whose silent
@@ -341,6 +442,7 @@ impl Driver {
             return Ok(false);
         };
         self.peer = None;
+        self.route = None;
         self.session.disconnected();
         self.adopt(next, on_event)?;
         Ok(true)
@@ -349,6 +451,7 @@ impl Driver {
     /// Drops the socket and schedules a new one after the backoff delay.
     fn lose_connection(&mut self) {
         self.transport = None;
+        self.route = None;
         self.waiting.clear();
         if self.peer.take().is_some() {
             self.session.disconnected();
@@ -377,6 +480,7 @@ impl Driver {
                 TransportEvent::Connected(_) => {}
                 TransportEvent::Disconnected(peer) if self.peer == Some(peer) => {
                     self.peer = None;
+                    self.route = None;
                     self.session.disconnected();
                     self.link.peer_left(Instant::now());
                     if let Some(&next) = self.waiting.keys().next() {
@@ -407,6 +511,23 @@ impl Driver {
             }
         }
         Ok(())
+    }
+
+    /// Notes how the current peer is reached once the WebRTC stack says.
+    fn learn_route(&mut self) {
+        if let (Some(transport), Some(peer)) = (&self.transport, self.peer) {
+            if let Some(route) = transport.route(peer) {
+                if self.route != Some(route) {
+                    tracing::info!(%route, "connection route");
+                }
+                self.route = Some(route);
+            }
+        }
+    }
+
+    /// How the current peer is reached, once known.
+    pub fn route(&self) -> Option<Route> {
+        self.route
     }
 
     /// Makes `peer` the current peer: introduce ourselves, then handle what
@@ -538,6 +659,23 @@ impl Driver {
             tracing::warn!("could not save evidence in {}: {e}", dir.display());
         }
     }
+}
+
+/// Why no path was found, as far as this side can tell from the ICE
+/// servers it used.
+async fn diagnose_no_path(urls: Vec<String>) -> NoPathCause {
+    let relays: Vec<String> = urls.into_iter().filter(|u| u.starts_with("turn")).collect();
+    let Some(first) = relays.first().cloned() else {
+        return NoPathCause::NoRelay;
+    };
+    for relay in relays {
+        if super::stun_probe::answers_binding(&relay, Duration::from_millis(1500)).await
+            == Some(true)
+        {
+            return NoPathCause::RelayFailed(relay);
+        }
+    }
+    NoPathCause::RelaySilent(first)
 }
 
 /// The folder beside a log where rejected messages are kept.

@@ -3,9 +3,13 @@
 
 pub mod driver;
 pub mod embedded_server;
+pub mod ice;
 pub mod link;
 pub mod room_code;
+pub mod server_url;
 pub mod session;
 pub mod session_check;
+pub mod stun_probe;
+mod tls_client;
 pub mod transport;
 pub mod wire;

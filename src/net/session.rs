@@ -230,6 +230,11 @@ impl Session {
         Ok(session)
     }
 
+    /// This side's key fingerprint.
+    pub fn my_fingerprint(&self) -> crate::match_log::identity::Fingerprint {
+        self.identity.public_key().fingerprint()
+    }
+
     /// This side's seat.
     pub fn seat(&self) -> Seat {
         self.me

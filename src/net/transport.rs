@@ -27,6 +27,24 @@ pub struct IceServers {
     pub credential: Option<String>,
 }
 
+/// How the data reaches the peer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// Straight between the two machines (host or STUN-discovered addresses).
+    Direct,
+    /// Through a TURN relay.
+    Relayed,
+}
+
+impl std::fmt::Display for Route {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Route::Direct => "direct",
+            Route::Relayed => "relayed",
+        })
+    }
+}
+
 /// What happened on the transport since the last poll.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TransportEvent {
@@ -104,6 +122,18 @@ impl Transport {
             }
             _ = tokio::time::sleep(timeout) => {}
         }
+    }
+
+    /// How a connected peer is reached, once the WebRTC stack has said
+    /// (it checks about once a second).
+    pub fn route(&self, peer: PeerId) -> Option<Route> {
+        self.socket.is_relayed(peer).map(|relayed| {
+            if relayed {
+                Route::Relayed
+            } else {
+                Route::Direct
+            }
+        })
     }
 
     /// Whether the signaling server has let this socket into the room.
@@ -246,25 +276,15 @@ pub struct RoomStatus {
 /// explain a refused or fruitless connection. `None` when the server
 /// cannot say.
 pub async fn room_peers(room_url: &str) -> Option<RoomStatus> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let rest = room_url.strip_prefix("ws://")?;
-    let (host, room) = rest.split_once('/')?;
-    let connect = tokio::net::TcpStream::connect(host);
-    let mut stream = tokio::time::timeout(std::time::Duration::from_secs(2), connect)
+    let server = super::server_url::ServerUrl::parse(room_url).ok()?;
+    let room = room_url.rsplit('/').next()?;
+    let path = format!("/room/{room}");
+    let (status, body) = super::server_url::http_get(&server, &path, 4096, Duration::from_secs(2))
         .await
-        .ok()?
         .ok()?;
-    let request = format!("GET /room/{room} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.ok()?;
-    let mut response = Vec::new();
-    let mut limited = (&mut stream).take(4096);
-    let read = limited.read_to_end(&mut response);
-    tokio::time::timeout(std::time::Duration::from_secs(2), read)
-        .await
-        .ok()?
-        .ok()?;
-    let text = String::from_utf8_lossy(&response);
-    let body = text.split("\r\n\r\n").nth(1)?;
+    if status != 200 {
+        return None;
+    }
     let status: serde_json::Value = serde_json::from_str(body.trim()).ok()?;
     Some(RoomStatus {
         peers: status["peers"].as_u64()?,

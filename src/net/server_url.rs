@@ -1,0 +1,350 @@
+//! Signaling server addresses (`ws://`, `wss://`, or their `http(s)://`
+//! spellings) and a small bounded HTTP GET for the server's plain
+//! endpoints (`/ice`, `/room/…`). Certificates of `https://` servers are
+//! checked against the system's roots.
+
+use std::fmt;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+
+/// A signaling server's address, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerUrl {
+    tls: bool,
+    /// Host name or address (IPv6 in brackets).
+    host: String,
+    port: u16,
+}
+
+/// Why text is not a server address.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ServerUrlError {
+    /// An unknown scheme.
+    #[error("a server address starts with ws://, wss://, http:// or https://, found {found:?}")]
+    Scheme {
+        /// The text given.
+        found: String,
+    },
+    /// No host, or characters a host cannot have.
+    #[error("no valid host in {found:?} (expected e.g. wss://play.example.org)")]
+    Host {
+        /// The text given.
+        found: String,
+    },
+    /// A port that is not a number from 1 to 65535.
+    #[error("the port in {found:?} is not a number from 1 to 65535")]
+    Port {
+        /// The text given.
+        found: String,
+    },
+}
+
+impl ServerUrl {
+    /// Parses `ws://HOST[:PORT][/…]`, `wss://…`, `http://…` or `https://…`
+    /// (any path is ignored: it may be a room URL).
+    pub fn parse(text: &str) -> Result<ServerUrl, ServerUrlError> {
+        let text = text.trim();
+        let (tls, rest) = [
+            ("ws://", false),
+            ("http://", false),
+            ("wss://", true),
+            ("https://", true),
+        ]
+        .iter()
+        .find_map(|(p, tls)| {
+            text.get(..p.len())
+                .filter(|s| s.eq_ignore_ascii_case(p))
+                .map(|_| (*tls, &text[p.len()..]))
+        })
+        .ok_or_else(|| ServerUrlError::Scheme {
+            found: text.chars().take(80).collect(),
+        })?;
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        let host_error = || ServerUrlError::Host {
+            found: text.chars().take(80).collect(),
+        };
+        let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
+            let (inside, after) = v6.split_once(']').ok_or_else(host_error)?;
+            inside
+                .parse::<std::net::Ipv6Addr>()
+                .map_err(|_| host_error())?;
+            (format!("[{inside}]"), after.strip_prefix(':'))
+        } else {
+            match authority.rsplit_once(':') {
+                Some((h, p)) => (h.to_string(), Some(p)),
+                None => (authority.to_string(), None),
+            }
+        };
+        let valid_host = !host.is_empty()
+            && (host.starts_with('[')
+                || host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'));
+        if !valid_host {
+            return Err(host_error());
+        }
+        let port =
+            match port {
+                None => {
+                    if tls {
+                        443
+                    } else {
+                        80
+                    }
+                }
+                Some(p) => p.parse::<u16>().ok().filter(|p| *p != 0).ok_or_else(|| {
+                    ServerUrlError::Port {
+                        found: text.chars().take(80).collect(),
+                    }
+                })?,
+            };
+        Ok(ServerUrl { tls, host, port })
+    }
+
+    /// Whether the server is reached over TLS.
+    pub fn is_tls(&self) -> bool {
+        self.tls
+    }
+
+    /// The websocket URL of a room on this server.
+    pub fn room_url(&self, room: &str) -> String {
+        format!("{self}/{room}")
+    }
+
+    fn authority(&self) -> String {
+        let default = if self.tls { 443 } else { 80 };
+        if self.port == default {
+            self.host.clone()
+        } else {
+            format!("{}:{}", self.host, self.port)
+        }
+    }
+}
+
+impl fmt::Display for ServerUrl {
+    /// `ws://host:port` or `wss://host[:port]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let scheme = if self.tls { "wss" } else { "ws" };
+        write!(f, "{scheme}://{}", self.authority())
+    }
+}
+
+/// Why an HTTP request to the server failed.
+#[derive(Debug, thiserror::Error)]
+pub enum HttpError {
+    /// No connection.
+    #[error("cannot reach {server}: {reason}")]
+    Connect {
+        /// The server.
+        server: String,
+        /// What failed.
+        reason: String,
+    },
+    /// The TLS handshake failed (certificate not trusted, wrong name, …).
+    #[error("TLS with {server} failed: {reason}")]
+    Tls {
+        /// The server.
+        server: String,
+        /// What failed.
+        reason: String,
+    },
+    /// No complete answer in time.
+    #[error("{server} did not answer within {} s", .timeout.as_secs())]
+    Timeout {
+        /// The server.
+        server: String,
+        /// The limit.
+        timeout: Duration,
+    },
+    /// An answer that is not HTTP, or too large.
+    #[error("{server} sent a malformed answer: {reason}")]
+    Malformed {
+        /// The server.
+        server: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// `GET path` on the server: the status and the body, at most `max_bytes`
+/// read, all within `timeout`.
+pub async fn http_get(
+    server: &ServerUrl,
+    path: &str,
+    max_bytes: usize,
+    timeout: Duration,
+) -> Result<(u16, String), HttpError> {
+    let name = server.to_string();
+    match tokio::time::timeout(timeout, exchange(server, path, max_bytes)).await {
+        Ok(result) => result,
+        Err(_) => Err(HttpError::Timeout {
+            server: name,
+            timeout,
+        }),
+    }
+}
+
+async fn exchange(
+    server: &ServerUrl,
+    path: &str,
+    max_bytes: usize,
+) -> Result<(u16, String), HttpError> {
+    let name = server.to_string();
+    let host = server.host.trim_start_matches('[').trim_end_matches(']');
+    let tcp = tokio::net::TcpStream::connect((host, server.port))
+        .await
+        .map_err(|e| HttpError::Connect {
+            server: name.clone(),
+            reason: e.to_string(),
+        })?;
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nUser-Agent: reversi/{}\r\n\r\n",
+        server.authority(),
+        env!("CARGO_PKG_VERSION")
+    );
+    let response = if server.tls {
+        let stream = super::tls_client::connect(host, tcp)
+            .await
+            .map_err(|reason| HttpError::Tls {
+                server: name.clone(),
+                reason,
+            })?;
+        send(stream, &request, max_bytes).await
+    } else {
+        send(tcp, &request, max_bytes).await
+    }
+    .map_err(|e| HttpError::Connect {
+        server: name.clone(),
+        reason: e.to_string(),
+    })?;
+    parse_response(&response, max_bytes).map_err(|reason| HttpError::Malformed {
+        server: name,
+        reason,
+    })
+}
+
+async fn send(
+    mut stream: impl AsyncRead + AsyncWrite + Unpin,
+    request: &str,
+    max_bytes: usize,
+) -> std::io::Result<Vec<u8>> {
+    stream.write_all(request.as_bytes()).await?;
+    let mut response = Vec::new();
+    // One byte more than allowed, to tell "too large" from "just fits".
+    let limit = (max_bytes + 4096 + 1) as u64;
+    let result = (&mut stream).take(limit).read_to_end(&mut response).await;
+    match result {
+        Ok(_) => Ok(response),
+        // A TLS server that closes without close_notify: what arrived counts.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && !response.is_empty() => {
+            Ok(response)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Status and body of an HTTP/1.1 response (headers at most 4 KiB).
+fn parse_response(bytes: &[u8], max_body: usize) -> Result<(u16, String), String> {
+    let split = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or("no end of headers")?;
+    if split > 4096 {
+        return Err("headers longer than 4 KiB".into());
+    }
+    let head = std::str::from_utf8(&bytes[..split]).map_err(|_| "headers are not UTF-8")?;
+    let status = head
+        .strip_prefix("HTTP/1.1 ")
+        .or_else(|| head.strip_prefix("HTTP/1.0 "))
+        .and_then(|rest| rest.get(..3))
+        .and_then(|code| code.parse::<u16>().ok())
+        .ok_or("no HTTP status line")?;
+    let chunked = head.lines().any(|l| {
+        let l = l.to_ascii_lowercase();
+        l.starts_with("transfer-encoding:") && l.contains("chunked")
+    });
+    let raw = &bytes[split + 4..];
+    let body = if chunked { dechunk(raw)? } else { raw.to_vec() };
+    if body.len() > max_body {
+        return Err(format!("body longer than {max_body} bytes"));
+    }
+    let body = String::from_utf8(body).map_err(|_| "body is not UTF-8")?;
+    Ok((status, body))
+}
+
+fn dechunk(mut raw: &[u8]) -> Result<Vec<u8>, String> {
+    let mut body = Vec::new();
+    loop {
+        let line_end = raw
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .ok_or("truncated chunk")?;
+        let size_text = std::str::from_utf8(&raw[..line_end]).map_err(|_| "bad chunk size")?;
+        let size_text = size_text.split(';').next().unwrap_or("").trim();
+        let size = usize::from_str_radix(size_text, 16).map_err(|_| "bad chunk size")?;
+        raw = &raw[line_end + 2..];
+        if size == 0 {
+            return Ok(body);
+        }
+        let chunk = raw.get(..size).ok_or("truncated chunk")?;
+        body.extend_from_slice(chunk);
+        raw = raw.get(size + 2..).ok_or("truncated chunk")?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_addresses_parse_in_every_spelling() {
+        let s = ServerUrl::parse("ws://192.0.2.1:3536").unwrap();
+        assert_eq!(s.to_string(), "ws://192.0.2.1:3536");
+        assert_eq!(s.room_url("ROOM"), "ws://192.0.2.1:3536/ROOM");
+        let s = ServerUrl::parse("https://play.example.org/").unwrap();
+        assert!(s.is_tls());
+        assert_eq!(s.to_string(), "wss://play.example.org");
+        assert_eq!(s.port, 443);
+        let s = ServerUrl::parse("WSS://play.example.org:8443/K7QFM2XAPZ4").unwrap();
+        assert_eq!(s.to_string(), "wss://play.example.org:8443");
+        let s = ServerUrl::parse("ws://[::1]:9/x").unwrap();
+        assert_eq!(s.to_string(), "ws://[::1]:9");
+        for bad in [
+            "ftp://x",
+            "x:1",
+            "",
+            "ws://",
+            "ws://a b",
+            "ws://h:0",
+            "ws://h:99999",
+            "ws://[zz]:1",
+        ] {
+            assert!(ServerUrl::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn responses_are_read_strictly() {
+        let ok = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}";
+        assert_eq!(parse_response(ok, 100), Ok((200, "{}".into())));
+        let chunked = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n";
+        assert_eq!(parse_response(chunked, 100), Ok((200, "{}".into())));
+        assert!(parse_response(b"garbage", 100).is_err());
+        assert!(parse_response(b"HTTP/1.1 200 OK\r\n\r\n0123456789", 5).is_err());
+        let bad_chunk = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\nab";
+        assert!(parse_response(bad_chunk, 100).is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_response_makes_the_parser_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..300)) {
+            let _ = parse_response(&bytes, 64);
+        }
+
+        #[test]
+        fn no_text_makes_the_url_parser_panic(text in "\\PC{0,40}") {
+            let _ = ServerUrl::parse(&text);
+        }
+    }
+}
