@@ -60,8 +60,7 @@ pub enum TransportEvent {
 pub struct Transport {
     socket: WebRtcSocket,
     channel: WebRtcChannel,
-    /// Peer changes and packets taken while waiting, not yet polled.
-    pending_changes: Vec<TransportEvent>,
+    /// Packets taken while waiting, not yet polled.
     pending_packets: Vec<TransportEvent>,
     order: PeerOrder,
     loop_task: tokio::task::JoinHandle<Result<(), matchbox_socket::Error>>,
@@ -97,7 +96,6 @@ impl Transport {
         Transport {
             socket,
             channel,
-            pending_changes: Vec::new(),
             pending_packets: Vec::new(),
             order: PeerOrder::default(),
             loop_task,
@@ -107,18 +105,18 @@ impl Transport {
     /// Waits until something arrives or `timeout` passes, so the caller
     /// reacts to a packet at once instead of on its next tick.
     pub async fn wait(&mut self, timeout: Duration) {
-        if !self.pending_changes.is_empty()
-            || !self.pending_packets.is_empty()
+        if !self.pending_packets.is_empty()
             || self.is_finished()
         {
             return;
         }
+        // Peer changes are not awaited here: taking them from the socket's
+        // stream bypasses its own peer table, and a peer missing from that
+        // table never gets its candidate pair (so its route) recorded.
+        // `poll` reads them, at the latest after `timeout`.
         tokio::select! {
             Some((peer, packet)) = self.channel.next() => {
                 self.pending_packets.push(TransportEvent::Received(peer, packet.to_vec()));
-            }
-            Some((peer, state)) = self.socket.next() => {
-                self.pending_changes.push(change(peer, state));
             }
             _ = tokio::time::sleep(timeout) => {}
         }
@@ -168,7 +166,7 @@ impl Transport {
 
     /// Peer changes first, then packets, as matchbox reports them.
     fn poll_raw(&mut self) -> Vec<TransportEvent> {
-        let mut events = std::mem::take(&mut self.pending_changes);
+        let mut events = Vec::new();
         if !self.is_finished() {
             if let Ok(changes) = self.socket.try_update_peers() {
                 events.extend(changes.into_iter().map(|(peer, state)| change(peer, state)));
