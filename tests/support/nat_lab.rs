@@ -291,8 +291,8 @@ impl Lab {
     pub fn restart_router_a(&self, generation: u8) -> Result<(), String> {
         let wan = format!("{}w1", self.prefix);
         let router = &self.router_a;
-        let old = format!("198.19.1.{}/24", 1 + generation);
-        let new = format!("198.19.1.{}/24", 2 + generation);
+        let old = format!("198.19.1.{}/24", 2 + generation);
+        let new = format!("198.19.1.{}/24", 3 + generation);
         run("ip", &["-n", router, "link", "set", &wan, "down"])?;
         run("ip", &["-n", router, "addr", "del", &old, "dev", &wan])?;
         // Removing the address drops its masquerade mappings; flush the
