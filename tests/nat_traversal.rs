@@ -119,7 +119,10 @@ fn text(path: PathBuf) -> String {
 }
 
 fn records(log: &Path) -> usize {
-    text(log.to_path_buf()).lines().filter(|l| !l.trim().is_empty()).count()
+    text(log.to_path_buf())
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count()
 }
 
 fn audit_clean(log: &Path) -> bool {
@@ -136,8 +139,14 @@ fn assert_same_clean_logs(dir: &Path) {
     let host = std::fs::read(&host_log).unwrap();
     assert!(!host.is_empty());
     assert_eq!(host, std::fs::read(&guest_log).unwrap(), "logs differ");
-    assert!(audit_clean(&host_log), "the host's log does not audit clean");
-    assert!(audit_clean(&guest_log), "the guest's log does not audit clean");
+    assert!(
+        audit_clean(&host_log),
+        "the host's log does not audit clean"
+    );
+    assert!(
+        audit_clean(&guest_log),
+        "the guest's log does not audit clean"
+    );
 }
 
 /// Plays a whole game and checks that both sides reported `route`.
@@ -148,7 +157,10 @@ fn complete_game(lab: &Lab, dir: &Path, route: &str) {
     let mut guest = guest(lab, dir, &code, &["--bot", "3", "--wait", &wait_for]);
     let guest_status = wait(&mut guest, Duration::from_secs(180));
     let host_status = wait(&mut host, Duration::from_secs(30));
-    let (host_err, guest_err) = (text(dir.join("host.stderr")), text(dir.join("guest.stderr")));
+    let (host_err, guest_err) = (
+        text(dir.join("host.stderr")),
+        text(dir.join("guest.stderr")),
+    );
     assert_eq!(
         (host_status, guest_status),
         (Some(0), Some(0)),
@@ -156,8 +168,14 @@ fn complete_game(lab: &Lab, dir: &Path, route: &str) {
         dir.display()
     );
     let line = format!("connection: {route}");
-    assert!(host_err.lines().any(|l| l == line), "host never said {line:?}:\n{host_err}");
-    assert!(guest_err.lines().any(|l| l == line), "guest never said {line:?}:\n{guest_err}");
+    assert!(
+        host_err.lines().any(|l| l == line),
+        "host never said {line:?}:\n{host_err}"
+    );
+    assert!(
+        guest_err.lines().any(|l| l == line),
+        "guest never said {line:?}:\n{guest_err}"
+    );
     assert_same_clean_logs(dir);
 }
 
@@ -166,7 +184,9 @@ fn complete_game(lab: &Lab, dir: &Path, route: &str) {
 fn behind_endpoint_independent_nat_a_game_connects_directly() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let dir = folder("direct");
-    let Some(lab) = lab("d", Nat::EndpointIndependent, &dir) else { return };
+    let Some(lab) = lab("d", Nat::EndpointIndependent, &dir) else {
+        return;
+    };
     complete_game(&lab, &dir, "direct");
     drop(lab);
     let _ = std::fs::remove_dir_all(&dir);
@@ -177,7 +197,9 @@ fn behind_endpoint_independent_nat_a_game_connects_directly() {
 fn behind_symmetric_nat_a_game_goes_through_the_turn_relay() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let dir = folder("relayed");
-    let Some(lab) = lab("r", Nat::Symmetric, &dir) else { return };
+    let Some(lab) = lab("r", Nat::Symmetric, &dir) else {
+        return;
+    };
     complete_game(&lab, &dir, "relayed");
     let turn_log = text(dir.join("turnserver.log"));
     assert!(
@@ -193,7 +215,9 @@ fn behind_symmetric_nat_a_game_goes_through_the_turn_relay() {
 fn behind_symmetric_nat_without_a_reachable_relay_the_guest_says_why() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let dir = folder("no-relay");
-    let Some(lab) = lab("n", Nat::Symmetric, &dir) else { return };
+    let Some(lab) = lab("n", Nat::Symmetric, &dir) else {
+        return;
+    };
     lab.block_turn().unwrap();
     let (mut host, code) = host(&lab, &dir, &["--bot", "3"]);
     let started = Instant::now();
@@ -201,14 +225,24 @@ fn behind_symmetric_nat_without_a_reachable_relay_the_guest_says_why() {
     let status = wait(&mut guest, Duration::from_secs(60));
     let took = started.elapsed();
     let guest_err = text(dir.join("guest.stderr"));
-    assert_eq!(status, Some(1), "the guest failed with exit 1:\n{guest_err}");
+    assert_eq!(
+        status,
+        Some(1),
+        "the guest failed with exit 1:\n{guest_err}"
+    );
     // The join timeout, the room check and the relay probe (1.5 s).
-    assert!(took < Duration::from_secs(30), "gave up only after {took:?}");
+    assert!(
+        took < Duration::from_secs(30),
+        "gave up only after {took:?}"
+    );
     for needle in [
         "the opponent is in the room, but no direct or relayed connection",
         "the TURN relay turn:198.19.1.1:3478?transport=udp does not answer",
     ] {
-        assert!(guest_err.contains(needle), "{needle:?} missing from:\n{guest_err}");
+        assert!(
+            guest_err.contains(needle),
+            "{needle:?} missing from:\n{guest_err}"
+        );
     }
     assert!(!guest_err.contains("nobody joined"), "{guest_err}");
     // The host is still waiting; whatever it wrote, the guest has too.
@@ -231,20 +265,32 @@ fn behind_symmetric_nat_without_a_reachable_relay_the_guest_says_why() {
 fn when_a_router_restarts_mid_game_the_game_reconnects_and_completes() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let dir = folder("restart");
-    let Some(lab) = lab("m", Nat::EndpointIndependent, &dir) else { return };
+    let Some(lab) = lab("m", Nat::EndpointIndependent, &dir) else {
+        return;
+    };
     let slow = ["--bot", "3", "--move-delay", "400ms"];
     let (mut host, code) = host(&lab, &dir, &slow);
     let mut guest = guest(&lab, &dir, &code, &[&slow[..], &["--wait", "60s"]].concat());
     let (host_log, guest_log) = (dir.join("host.log"), dir.join("guest.log"));
     let started = Instant::now();
     while records(&host_log).min(records(&guest_log)) < 12 {
-        assert!(started.elapsed() < Duration::from_secs(90), "the game never got going");
-        assert_eq!(wait(&mut guest, Duration::from_millis(50)), None, "the guest ended early");
+        assert!(
+            started.elapsed() < Duration::from_secs(90),
+            "the game never got going"
+        );
+        assert_eq!(
+            wait(&mut guest, Duration::from_millis(50)),
+            None,
+            "the guest ended early"
+        );
     }
     lab.restart_router_a(0).unwrap();
     let guest_status = wait(&mut guest, Duration::from_secs(240));
     let host_status = wait(&mut host, Duration::from_secs(30));
-    let (host_err, guest_err) = (text(dir.join("host.stderr")), text(dir.join("guest.stderr")));
+    let (host_err, guest_err) = (
+        text(dir.join("host.stderr")),
+        text(dir.join("guest.stderr")),
+    );
     assert_eq!(
         (host_status, guest_status),
         (Some(0), Some(0)),

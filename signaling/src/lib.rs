@@ -16,6 +16,7 @@ pub mod registry;
 pub mod room_name;
 
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -26,6 +27,7 @@ use axum::extract::{ConnectInfo, Path, RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum_server::tls_rustls::RustlsConfig;
 use futures::StreamExt;
 use ice::IceConfig;
 use matchbox_protocol::{JsonPeerEvent, JsonPeerRequest, PeerId, PeerRequest};
@@ -68,6 +70,8 @@ pub struct Config {
     pub ice: IceConfig,
     /// How often one address may ask `GET /ice`.
     pub ice_rate: Rate,
+    /// Serve `https://` and `wss://` with these files instead of plain HTTP.
+    pub tls: Option<TlsFiles>,
 }
 
 impl Default for Config {
@@ -89,6 +93,7 @@ impl Default for Config {
                 burst: 60,
                 refill: Duration::from_secs(1),
             },
+            tls: None,
         }
     }
 }
@@ -107,6 +112,22 @@ pub enum StartError {
     /// The ICE settings are unusable.
     #[error(transparent)]
     Ice(#[from] ice::IceConfigError),
+    /// The address could not be bound (TLS listener).
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The certificate or key could not be used.
+    #[error("cannot use the TLS certificate {} with key {}: {reason}", .files.cert.display(), .files.key.display())]
+    Tls {
+        /// The files.
+        files: TlsFiles,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 #[derive(Clone)]
@@ -147,6 +168,8 @@ impl Shared {
 pub struct ShutdownHandle {
     ours: Arc<watch::Sender<bool>>,
     matchbox: Arc<Mutex<Option<oneshot::Sender<()>>>>,
+    /// The TLS listener's handle, when serving TLS.
+    tls: Option<axum_server::Handle<SocketAddr>>,
 }
 
 impl ShutdownHandle {
@@ -161,6 +184,48 @@ impl ShutdownHandle {
         if let Some(sender) = sender {
             let _ = sender.send(());
         }
+        if let Some(tls) = &self.tls {
+            // Our own connections close themselves with a reason first.
+            tls.graceful_shutdown(Some(Duration::from_secs(5)));
+        }
+    }
+}
+
+/// The certificate and key files for `https://` and `wss://`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TlsFiles {
+    /// PEM certificate chain.
+    pub cert: PathBuf,
+    /// PEM private key.
+    pub key: PathBuf,
+}
+
+/// Reloads the certificate of a running TLS server (on SIGHUP, after a
+/// renewal). Connections already open keep their session.
+#[derive(Clone)]
+pub struct TlsReloader {
+    config: RustlsConfig,
+    files: TlsFiles,
+}
+
+impl std::fmt::Debug for TlsReloader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TlsReloader")
+            .field("files", &self.files)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TlsReloader {
+    /// Reads the files again; on error the old certificate stays in use.
+    pub async fn reload(&self) -> Result<(), StartError> {
+        self.config
+            .reload_from_pem_file(&self.files.cert, &self.files.key)
+            .await
+            .map_err(|e| StartError::Tls {
+                files: self.files.clone(),
+                reason: e.to_string(),
+            })
     }
 }
 
@@ -170,13 +235,19 @@ pub struct RunningServer {
     /// The bound address (useful with port 0).
     pub addr: SocketAddr,
     handle: ShutdownHandle,
-    task: tokio::task::JoinHandle<Result<(), matchbox_signaling::Error>>,
+    task: tokio::task::JoinHandle<()>,
+    tls: Option<TlsReloader>,
 }
 
 impl RunningServer {
     /// A handle that can stop the server from anywhere.
     pub fn shutdown_handle(&self) -> ShutdownHandle {
         self.handle.clone()
+    }
+
+    /// Reloads the TLS certificate, when serving TLS.
+    pub fn tls_reloader(&self) -> Option<TlsReloader> {
+        self.tls.clone()
     }
 
     /// Waits until the server has stopped.
@@ -230,6 +301,7 @@ fn refusal_reason(refusal: Refusal) -> RefusalReason {
 /// Starts the server on `addr` inside the current tokio runtime.
 pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, StartError> {
     config.ice.validate()?;
+    let tls_files = config.tls.clone();
     let (ours_tx, ours_rx) = watch::channel(false);
     let (matchbox_tx, matchbox_rx) = oneshot::channel();
     let shared = Shared {
@@ -254,6 +326,9 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         .route("/room/{room}", get(room_status))
         .route("/{room}", get(upgrade))
         .with_state(shared.clone());
+    if let Some(files) = tls_files {
+        return start_tls(addr, files, routes, ours_tx).await;
+    }
     let mut server = SignalingServerBuilder::new(addr, TwoPlayerRooms, shared)
         .with_shutdown(matchbox_rx)
         .build_with(move |matchbox_routes| routes.fallback_service(matchbox_routes));
@@ -261,14 +336,65 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         .bind()
         .map_err(|source| StartError::Bind { addr, source })?;
     info!(addr = %bound, "signaling server listening");
-    let task = tokio::spawn(server.serve());
+    let task = tokio::spawn(async move {
+        if let Err(e) = server.serve().await {
+            warn!("the server stopped: {e}");
+        }
+    });
     Ok(RunningServer {
         addr: bound,
         handle: ShutdownHandle {
             ours: Arc::new(ours_tx),
             matchbox: Arc::new(Mutex::new(Some(matchbox_tx))),
+            tls: None,
         },
         task,
+        tls: None,
+    })
+}
+
+/// Serves the same routes over TLS (rustls), with a certificate that
+/// [`TlsReloader`] can replace while the server runs.
+async fn start_tls(
+    addr: SocketAddr,
+    files: TlsFiles,
+    routes: Router,
+    ours_tx: watch::Sender<bool>,
+) -> Result<RunningServer, StartError> {
+    let rustls = RustlsConfig::from_pem_file(&files.cert, &files.key)
+        .await
+        .map_err(|e| StartError::Tls {
+            files: files.clone(),
+            reason: e.to_string(),
+        })?;
+    let listener =
+        std::net::TcpListener::bind(addr).map_err(|source| StartError::Listen { addr, source })?;
+    let bound = listener
+        .local_addr()
+        .map_err(|source| StartError::Listen { addr, source })?;
+    let handle = axum_server::Handle::new();
+    let server = axum_server::tls_rustls::from_tcp_rustls(listener, rustls.clone())
+        .map_err(|source| StartError::Listen { addr, source })?
+        .handle(handle.clone());
+    info!(addr = %bound, "signaling server listening (TLS)");
+    let task = tokio::spawn(async move {
+        let service = routes.into_make_service_with_connect_info::<SocketAddr>();
+        if let Err(e) = server.serve(service).await {
+            warn!("the server stopped: {e}");
+        }
+    });
+    Ok(RunningServer {
+        addr: bound,
+        handle: ShutdownHandle {
+            ours: Arc::new(ours_tx),
+            matchbox: Arc::new(Mutex::new(None)),
+            tls: Some(handle),
+        },
+        task,
+        tls: Some(TlsReloader {
+            config: rustls,
+            files,
+        }),
     })
 }
 

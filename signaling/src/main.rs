@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use reversi_signaling::ice::IceConfig;
-use reversi_signaling::{Config, start};
+use reversi_signaling::{Config, TlsFiles, TlsReloader, start};
 
 use tracing::{error, info};
 
@@ -64,6 +64,13 @@ struct Args {
     /// How long a TURN credential is valid (e.g. 1d, 12h).
     #[arg(long, default_value = "1d", value_parser = humantime::parse_duration)]
     turn_ttl: Duration,
+    /// Serve https:// and wss:// with this PEM certificate chain (with --tls-key);
+    /// SIGHUP reloads both files.
+    #[arg(long, value_name = "PEM", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// The PEM private key for --tls-cert.
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
     /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -92,6 +99,27 @@ async fn terminated() {
     }
 }
 
+/// Reloads the certificate on every SIGHUP (after a renewal), keeping the
+/// old one if the new files are unusable.
+async fn reload_on_hangup(reloader: TlsReloader) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let Ok(mut hangups) = signal(SignalKind::hangup()) else {
+            error!("cannot listen for SIGHUP: the certificate will not be reloaded");
+            return;
+        };
+        while hangups.recv().await.is_some() {
+            match reloader.reload().await {
+                Ok(()) => info!("TLS certificate reloaded"),
+                Err(e) => error!("{e}; still serving the previous certificate"),
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = reloader;
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
@@ -115,6 +143,10 @@ fn main() -> ExitCode {
             turn_secret: args.turn_secret,
             turn_ttl: args.turn_ttl,
         },
+        tls: match (args.tls_cert, args.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
+            _ => None,
+        },
         ..Config::default()
     };
     if let Err(e) = config.ice.validate() {
@@ -137,13 +169,13 @@ fn main() -> ExitCode {
             }
         };
         let handle = server.shutdown_handle();
-        tokio::select! {
-            _ = terminated() => {
-                info!("shutting down");
-                handle.shutdown();
-                server.stopped().await;
-            }
+        if let Some(reloader) = server.tls_reloader() {
+            tokio::spawn(reload_on_hangup(reloader));
         }
+        terminated().await;
+        info!("shutting down");
+        handle.shutdown();
+        server.stopped().await;
         info!("stopped");
         ExitCode::SUCCESS
     })

@@ -65,3 +65,60 @@ async fn sigterm_closes_connections_and_exits_0() {
         "room names never logged"
     );
 }
+
+#[test]
+fn sighup_reloads_the_certificate_and_says_so() {
+    let dir = std::env::temp_dir().join(format!("reversi-sighup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write_pair = || {
+        let key = rcgen::KeyPair::generate().unwrap();
+        let cert = rcgen::CertificateParams::new(vec!["localhost".to_string()])
+            .unwrap()
+            .self_signed(&key)
+            .unwrap();
+        std::fs::write(dir.join("server.crt"), cert.pem()).unwrap();
+        std::fs::write(dir.join("server.key"), key.serialize_pem()).unwrap();
+    };
+    write_pair();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi-signaling"))
+        .args([
+            "--bind",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+            "--tls-cert",
+        ])
+        .arg(dir.join("server.crt"))
+        .arg("--tls-key")
+        .arg(dir.join("server.key"))
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("a log line").unwrap();
+    assert!(first.contains("listening (TLS)"), "{first}");
+    write_pair();
+    // The handler is installed just after the listening line.
+    std::thread::sleep(Duration::from_millis(300));
+    let hup = |child: &std::process::Child| {
+        let sent = Command::new("kill")
+            .args(["-HUP", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    };
+    hup(&child);
+    let reloaded = lines.next().expect("a log line").unwrap();
+    assert!(reloaded.contains("TLS certificate reloaded"), "{reloaded}");
+    std::fs::write(dir.join("server.key"), "garbage").unwrap();
+    hup(&child);
+    let refused = lines.next().expect("a log line").unwrap();
+    assert!(
+        refused.contains("still serving the previous certificate"),
+        "{refused}"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}

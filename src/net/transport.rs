@@ -105,9 +105,7 @@ impl Transport {
     /// Waits until something arrives or `timeout` passes, so the caller
     /// reacts to a packet at once instead of on its next tick.
     pub async fn wait(&mut self, timeout: Duration) {
-        if !self.pending_packets.is_empty()
-            || self.is_finished()
-        {
+        if !self.pending_packets.is_empty() || self.is_finished() {
             return;
         }
         // Peer changes are not awaited here: taking them from the socket's

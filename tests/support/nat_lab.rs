@@ -141,24 +141,125 @@ impl Lab {
             run("ip", &["-n", ns, "link", "set", "lo", "up"])?;
         }
         // The public network routes between the routers, as the internet does.
-        run("ip", &["netns", "exec", &lab.inet, "sysctl", "-qw", "net.ipv4.ip_forward=1"])?;
-        for (n, router, home) in [(1, &lab.router_a, &lab.home_a), (2, &lab.router_b, &lab.home_b)] {
+        run(
+            "ip",
+            &[
+                "netns",
+                "exec",
+                &lab.inet,
+                "sysctl",
+                "-qw",
+                "net.ipv4.ip_forward=1",
+            ],
+        )?;
+        for (n, router, home) in [
+            (1, &lab.router_a, &lab.home_a),
+            (2, &lab.router_b, &lab.home_b),
+        ] {
             // inet <-> router
-            let (inet_dev, wan_dev) = (format!("{}i{n}", lab.prefix), format!("{}w{n}", lab.prefix));
+            let (inet_dev, wan_dev) =
+                (format!("{}i{n}", lab.prefix), format!("{}w{n}", lab.prefix));
             lab.veth(&inet_dev, &lab.inet, &wan_dev, router)?;
-            run("ip", &["-n", &lab.inet, "addr", "add", &format!("198.19.{n}.1/24"), "dev", &inet_dev])?;
-            run("ip", &["-n", router, "addr", "add", &format!("198.19.{n}.2/24"), "dev", &wan_dev])?;
-            run("ip", &["-n", router, "route", "add", "default", "via", &format!("198.19.{n}.1")])?;
+            run(
+                "ip",
+                &[
+                    "-n",
+                    &lab.inet,
+                    "addr",
+                    "add",
+                    &format!("198.19.{n}.1/24"),
+                    "dev",
+                    &inet_dev,
+                ],
+            )?;
+            run(
+                "ip",
+                &[
+                    "-n",
+                    router,
+                    "addr",
+                    "add",
+                    &format!("198.19.{n}.2/24"),
+                    "dev",
+                    &wan_dev,
+                ],
+            )?;
+            run(
+                "ip",
+                &[
+                    "-n",
+                    router,
+                    "route",
+                    "add",
+                    "default",
+                    "via",
+                    &format!("198.19.{n}.1"),
+                ],
+            )?;
             // router <-> home
-            let (lan_dev, home_dev) = (format!("{}l{n}", lab.prefix), format!("{}h{n}", lab.prefix));
+            let (lan_dev, home_dev) =
+                (format!("{}l{n}", lab.prefix), format!("{}h{n}", lab.prefix));
             lab.veth(&lan_dev, router, &home_dev, home)?;
-            run("ip", &["-n", router, "addr", "add", &format!("198.18.1{n}.1/24"), "dev", &lan_dev])?;
-            run("ip", &["-n", home, "addr", "add", &format!("198.18.1{n}.2/24"), "dev", &home_dev])?;
-            run("ip", &["-n", home, "route", "add", "default", "via", &format!("198.18.1{n}.1")])?;
-            run("ip", &["netns", "exec", router, "sysctl", "-qw", "net.ipv4.ip_forward=1"])?;
+            run(
+                "ip",
+                &[
+                    "-n",
+                    router,
+                    "addr",
+                    "add",
+                    &format!("198.18.1{n}.1/24"),
+                    "dev",
+                    &lan_dev,
+                ],
+            )?;
+            run(
+                "ip",
+                &[
+                    "-n",
+                    home,
+                    "addr",
+                    "add",
+                    &format!("198.18.1{n}.2/24"),
+                    "dev",
+                    &home_dev,
+                ],
+            )?;
+            run(
+                "ip",
+                &[
+                    "-n",
+                    home,
+                    "route",
+                    "add",
+                    "default",
+                    "via",
+                    &format!("198.18.1{n}.1"),
+                ],
+            )?;
+            run(
+                "ip",
+                &[
+                    "netns",
+                    "exec",
+                    router,
+                    "sysctl",
+                    "-qw",
+                    "net.ipv4.ip_forward=1",
+                ],
+            )?;
             let mut masquerade = vec![
-                "netns", "exec", router, "iptables", "-t", "nat", "-A", "POSTROUTING", "-o", &wan_dev,
-                "-j", "MASQUERADE",
+                "netns",
+                "exec",
+                router,
+                "iptables",
+                "-t",
+                "nat",
+                "-A",
+                "POSTROUTING",
+                "-o",
+                &wan_dev,
+                "-j",
+                "MASQUERADE",
             ];
             if nat == Nat::Symmetric {
                 masquerade.push("--random-fully");
@@ -173,13 +274,28 @@ impl Lab {
                 run(
                     "ip",
                     &[
-                        "netns", "exec", router, "iptables", "-A", chain, "-i", &wan_dev, "-m",
-                        "conntrack", "--ctstate", "ESTABLISHED,RELATED", "-j", "ACCEPT",
+                        "netns",
+                        "exec",
+                        router,
+                        "iptables",
+                        "-A",
+                        chain,
+                        "-i",
+                        &wan_dev,
+                        "-m",
+                        "conntrack",
+                        "--ctstate",
+                        "ESTABLISHED,RELATED",
+                        "-j",
+                        "ACCEPT",
                     ],
                 )?;
                 run(
                     "ip",
-                    &["netns", "exec", router, "iptables", "-A", chain, "-i", &wan_dev, "-j", "DROP"],
+                    &[
+                        "netns", "exec", router, "iptables", "-A", chain, "-i", &wan_dev, "-j",
+                        "DROP",
+                    ],
                 )?;
             }
         }
@@ -187,7 +303,13 @@ impl Lab {
     }
 
     fn namespaces(&self) -> [&String; 5] {
-        [&self.inet, &self.router_a, &self.router_b, &self.home_a, &self.home_b]
+        [
+            &self.inet,
+            &self.router_a,
+            &self.router_b,
+            &self.home_a,
+            &self.home_b,
+        ]
     }
 
     fn veth(&self, a: &str, ns_a: &str, b: &str, ns_b: &str) -> Result<(), String> {
@@ -254,18 +376,25 @@ impl Lab {
         let started = Instant::now();
         loop {
             let listening = Command::new("ip")
-                .args(["netns", "exec", &self.inet, "ss", "-Hlnu", "sport", "=", ":3478"])
+                .args([
+                    "netns", "exec", &self.inet, "ss", "-Hlnu", "sport", "=", ":3478",
+                ])
                 .output()
                 .is_ok_and(|o| !o.stdout.is_empty());
             let signaling_up = Command::new("ip")
-                .args(["netns", "exec", &self.inet, "ss", "-Hlnt", "sport", "=", ":3536"])
+                .args([
+                    "netns", "exec", &self.inet, "ss", "-Hlnt", "sport", "=", ":3536",
+                ])
                 .output()
                 .is_ok_and(|o| !o.stdout.is_empty());
             if listening && signaling_up {
                 return Ok(());
             }
             if started.elapsed() > Duration::from_secs(10) {
-                return Err("the servers did not start within 10 s (see turnserver.log, signaling.log)".into());
+                return Err(
+                    "the servers did not start within 10 s (see turnserver.log, signaling.log)"
+                        .into(),
+                );
             }
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -301,7 +430,18 @@ impl Lab {
         std::thread::sleep(Duration::from_secs(2));
         run("ip", &["-n", router, "addr", "add", &new, "dev", &wan])?;
         run("ip", &["-n", router, "link", "set", &wan, "up"])?;
-        run("ip", &["-n", router, "route", "replace", "default", "via", "198.19.1.1"])
+        run(
+            "ip",
+            &[
+                "-n",
+                router,
+                "route",
+                "replace",
+                "default",
+                "via",
+                "198.19.1.1",
+            ],
+        )
     }
 }
 
