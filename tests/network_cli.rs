@@ -177,7 +177,13 @@ fn a_code_for_a_room_nobody_hosts_times_out_clearly() {
             Default::default(),
         ))
         .unwrap();
-    let code = reversi::net::room_code::RoomCode::generate("ABCDEFGH", Some(server.addr)).unwrap();
+    let code = reversi::net::room_code::RoomCode::generate(
+        "ABCDEFGH",
+        Some(reversi::net::server_url::ServerUrl::from_socket_addr(
+            server.addr,
+        )),
+    )
+    .unwrap();
     let output = join(&dir, &code.to_string(), &["--wait", "2s"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(

@@ -179,11 +179,17 @@ fn run(
             NetStart::Host(rules, deadline_secs) => {
                 let (server_url, advertised) = if settings.server_url.trim().is_empty() {
                     let server = start_embedded(settings.listen).await?;
-                    let url = (server.local_url.clone(), Some(server.advertised));
+                    let url = (
+                        server.local_url.clone(),
+                        Some(crate::net::server_url::ServerUrl::from_socket_addr(server.advertised)),
+                    );
                     embedded = Some(server.server);
                     url
                 } else {
-                    (settings.server_url.trim().to_string(), None)
+                    // The code names the server, so the guest needs nothing else.
+                    let server = crate::net::server_url::ServerUrl::parse(&settings.server_url)
+                        .map_err(|e| format!("signaling server in Settings: {e}"))?;
+                    (server.to_string(), Some(server))
                 };
                 let code = RoomCode::generate(identity.public_key().fingerprint().as_compact(), advertised)
                     .map_err(|e| e.to_string())?;
@@ -203,8 +209,10 @@ fn run(
             }
             NetStart::Join(code) => {
                 let server_url = match code.server() {
-                    Some(addr) if settings.server_url.trim().is_empty() => format!("ws://{addr}"),
-                    _ if !settings.server_url.trim().is_empty() => settings.server_url.trim().to_string(),
+                    Some(server) if settings.server_url.trim().is_empty() => server.to_string(),
+                    _ if !settings.server_url.trim().is_empty() => crate::net::server_url::ServerUrl::parse(&settings.server_url)
+                        .map_err(|e| format!("signaling server in Settings: {e}"))?
+                        .to_string(),
                     _ => return Err("this code names no server: set the signaling server in Settings".into()),
                 };
                 let log = games.join(format!("{}.log", code.room()));

@@ -24,6 +24,7 @@ use crate::net::driver::{Action, Driver, DriverConfig, Mover};
 use crate::net::embedded_server::start_embedded;
 use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
+use crate::net::server_url::ServerUrl;
 use crate::net::session::{Event, HostTerms, Session};
 use crate::net::transport::IceServers;
 
@@ -159,6 +160,11 @@ fn room_file(log: &Path) -> PathBuf {
     log.with_file_name(name)
 }
 
+/// A `--server` value, checked (`https://` becomes `wss://`).
+fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
+    ServerUrl::parse(text).map_err(|e| CliError::Network(e.to_string()))
+}
+
 fn room_url(server: &str, room: &str) -> String {
     format!("{}/{room}", server.trim_end_matches('/'))
 }
@@ -183,7 +189,10 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
     let runtime = runtime()?;
     runtime.block_on(async {
         let (server_url, embedded, advertised) = match &args.server {
-            Some(url) => (url.clone(), None, None),
+            Some(url) => {
+                let server = parse_server(url)?;
+                (server.to_string(), None, Some(server))
+            }
             None => {
                 let embedded = start_embedded(args.listen)
                     .await
@@ -191,7 +200,7 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
                 (
                     embedded.local_url.clone(),
                     Some(embedded.server),
-                    Some(embedded.advertised),
+                    Some(ServerUrl::from_socket_addr(embedded.advertised)),
                 )
             }
         };
@@ -236,8 +245,8 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         .parse()
         .map_err(|e| CliError::Network(format!("{e}")))?;
     let server_url = match (code.server(), &args.server) {
-        (_, Some(url)) => url.clone(),
-        (Some(addr), None) => format!("ws://{addr}"),
+        (_, Some(url)) => parse_server(url)?.to_string(),
+        (Some(server), None) => server.to_string(),
         (None, None) => {
             return Err(CliError::Network(
                 "this code names no server: pass --server ws://HOST:PORT (the host's signaling server)".into(),

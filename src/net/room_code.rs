@@ -7,10 +7,16 @@
 //! the host runs the embedded signaling server, `@ADDRESS:PORT` follows.
 //! Input is case-insensitive; dashes and spaces are ignored, and the
 //! look-alike digits 0, 1 and 8 are read as O, I and B.
+//!
+//! A code may name its signaling server after an `@`: `@ADDRESS:PORT` for
+//! a host's embedded server, or a URL such as `@wss://play.example.org`,
+//! so the guest needs nothing but the code.
 
 use std::fmt;
 use std::net::SocketAddr;
 use std::str::FromStr;
+
+use super::server_url::ServerUrl;
 
 use data_encoding::BASE32_NOPAD;
 
@@ -26,7 +32,7 @@ const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 pub struct RoomCode {
     room: String,
     host_fingerprint: String,
-    server: Option<SocketAddr>,
+    server: Option<ServerUrl>,
 }
 
 /// Why text is not a room code.
@@ -49,8 +55,10 @@ pub enum RoomCodeError {
     /// The check character does not match: a typo.
     #[error("the room code has a typo: its check character does not match (re-read it carefully)")]
     Checksum,
-    /// The part after `@` is not an address and port.
-    #[error("the address after @ must be IP:PORT, found {found:?}")]
+    /// The part after `@` is not an address and port, nor a server URL.
+    #[error(
+        "the server after @ must be IP:PORT or a ws://, wss://, http:// or https:// URL, found {found:?}"
+    )]
     Address {
         /// The text found.
         found: String,
@@ -91,7 +99,7 @@ impl RoomCode {
     /// A new code: a fresh random room for a host with this fingerprint.
     pub fn generate(
         host_fingerprint: &str,
-        server: Option<SocketAddr>,
+        server: Option<ServerUrl>,
     ) -> Result<RoomCode, getrandom::Error> {
         let mut bytes = [0u8; 7];
         getrandom::fill(&mut bytes)?;
@@ -117,9 +125,9 @@ impl RoomCode {
         &self.host_fingerprint
     }
 
-    /// The embedded server's address, if the code carries one.
-    pub fn server(&self) -> Option<SocketAddr> {
-        self.server
+    /// The signaling server, if the code names one.
+    pub fn server(&self) -> Option<&ServerUrl> {
+        self.server.as_ref()
     }
 
     /// Whether a full compact fingerprint begins with this code's prefix.
@@ -134,8 +142,10 @@ impl fmt::Display for RoomCode {
         let check = check_char(payload.as_bytes()) as char;
         let groups: Vec<&str> = (0..16).step_by(4).map(|i| &payload[i..i + 4]).collect();
         write!(f, "{}-{check}", groups.join("-"))?;
-        if let Some(server) = self.server {
-            write!(f, "@{server}")?;
+        match self.server.as_ref().map(|s| (s, s.socket_addr())) {
+            Some((_, Some(addr))) => write!(f, "@{addr}")?,
+            Some((server, None)) => write!(f, "@{server}")?,
+            None => {}
         }
         Ok(())
     }
@@ -145,18 +155,24 @@ impl FromStr for RoomCode {
     type Err = RoomCodeError;
 
     fn from_str(text: &str) -> Result<RoomCode, RoomCodeError> {
-        let (code, server) =
-            match text.trim().split_once('@') {
-                Some((code, address)) => {
-                    let server = address.trim().parse::<SocketAddr>().map_err(|_| {
-                        RoomCodeError::Address {
-                            found: address.to_string(),
-                        }
-                    })?;
-                    (code, Some(server))
-                }
-                None => (text.trim(), None),
-            };
+        let (code, server) = match text.trim().split_once('@') {
+            Some((code, address)) => {
+                let address = address.trim();
+                let server = if address.contains("://") {
+                    ServerUrl::parse(address).ok()
+                } else {
+                    address
+                        .parse::<SocketAddr>()
+                        .ok()
+                        .map(ServerUrl::from_socket_addr)
+                };
+                let server = server.ok_or_else(|| RoomCodeError::Address {
+                    found: address.chars().take(80).collect(),
+                })?;
+                (code, Some(server))
+            }
+            None => (text.trim(), None),
+        };
         let mut chars = Vec::new();
         for c in code.chars().filter(|c| !matches!(c, '-' | ' ')) {
             let c = match c.to_ascii_uppercase() {
@@ -193,7 +209,9 @@ mod tests {
     fn code() -> RoomCode {
         RoomCode::generate(
             "MFRG-GZDF-MZTW-Q2LK",
-            Some("192.168.1.5:3536".parse().unwrap()),
+            Some(ServerUrl::from_socket_addr(
+                "192.168.1.5:3536".parse().unwrap(),
+            )),
         )
         .unwrap()
     }
@@ -219,6 +237,24 @@ mod tests {
                 .parse::<RoomCode>(),
             Ok(without)
         );
+    }
+
+    #[test]
+    fn codes_may_name_a_public_server() {
+        let server = ServerUrl::parse("wss://play.example.org").unwrap();
+        let with = RoomCode {
+            server: Some(server.clone()),
+            ..code()
+        };
+        let text = with.to_string();
+        assert!(text.ends_with("@wss://play.example.org"), "{text}");
+        assert_eq!(text.parse::<RoomCode>(), Ok(with.clone()));
+        let https = text.replace("wss://", "https://");
+        assert_eq!(https.parse::<RoomCode>().unwrap().server(), Some(&server));
+        assert!(matches!(
+            text.replace("wss://", "ftp://").parse::<RoomCode>(),
+            Err(RoomCodeError::Address { .. })
+        ));
     }
 
     #[test]

@@ -102,6 +102,29 @@ impl ServerUrl {
         Ok(ServerUrl { tls, host, port })
     }
 
+    /// A plain `ws://` server at an address (the embedded server).
+    pub fn from_socket_addr(addr: std::net::SocketAddr) -> ServerUrl {
+        let host = match addr.ip() {
+            std::net::IpAddr::V4(ip) => ip.to_string(),
+            std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+        };
+        ServerUrl {
+            tls: false,
+            host,
+            port: addr.port(),
+        }
+    }
+
+    /// The address, when this is a plain `ws://` server named by IP.
+    pub fn socket_addr(&self) -> Option<std::net::SocketAddr> {
+        if self.tls {
+            return None;
+        }
+        let host = self.host.trim_start_matches('[').trim_end_matches(']');
+        let ip: std::net::IpAddr = host.parse().ok()?;
+        Some(std::net::SocketAddr::new(ip, self.port))
+    }
+
     /// Whether the server is reached over TLS.
     pub fn is_tls(&self) -> bool {
         self.tls
