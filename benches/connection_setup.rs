@@ -50,7 +50,16 @@ fn one(host: &mut Command, mut guest: Command, server: &str, dir: &Path) -> Opti
     let mut host = Process(
         host.arg("--data-dir")
             .arg(dir.join("a"))
-            .args(["host", "--server", server, "--bot", "1", "--move-delay", "5s", "--log"])
+            .args([
+                "host",
+                "--server",
+                server,
+                "--bot",
+                "1",
+                "--move-delay",
+                "5s",
+                "--log",
+            ])
             .arg(dir.join("host.log"))
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
