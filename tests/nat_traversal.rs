@@ -149,6 +149,20 @@ fn assert_same_clean_logs(dir: &Path) {
     );
 }
 
+/// Runs `body` in a fresh lab of its own (one at a time), with a folder
+/// for the logs that is removed when the test passes and kept when it
+/// fails; returns at once, saying why, where no lab can be made.
+fn in_lab(tag: &str, name: &str, nat: Nat, body: impl FnOnce(&Lab, &Path)) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = folder(name);
+    let Some(lab) = lab(tag, nat, &dir) else {
+        return;
+    };
+    body(&lab, &dir);
+    drop(lab);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Plays a whole game and checks that both sides reported `route`.
 fn complete_game(lab: &Lab, dir: &Path, route: &str) {
     let (mut host, code) = host(lab, dir, &["--bot", "3"]);
@@ -182,125 +196,105 @@ fn complete_game(lab: &Lab, dir: &Path, route: &str) {
 #[test]
 #[ignore = "a game on simulated networks (slow, needs root): tests/all.sh runs it"]
 fn behind_endpoint_independent_nat_a_game_connects_directly() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let dir = folder("direct");
-    let Some(lab) = lab("d", Nat::EndpointIndependent, &dir) else {
-        return;
-    };
-    complete_game(&lab, &dir, "direct");
-    drop(lab);
-    let _ = std::fs::remove_dir_all(&dir);
+    in_lab("d", "direct", Nat::EndpointIndependent, |lab, dir| {
+        complete_game(lab, dir, "direct");
+    });
 }
 
 #[test]
 #[ignore = "a game on simulated networks (slow, needs root): tests/all.sh runs it"]
 fn behind_symmetric_nat_a_game_goes_through_the_turn_relay() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let dir = folder("relayed");
-    let Some(lab) = lab("r", Nat::Symmetric, &dir) else {
-        return;
-    };
-    complete_game(&lab, &dir, "relayed");
-    let turn_log = text(dir.join("turnserver.log"));
-    assert!(
-        !turn_log.contains(nat_lab::SECRET),
-        "the relay's log shows no secret"
-    );
-    drop(lab);
-    let _ = std::fs::remove_dir_all(&dir);
+    in_lab("r", "relayed", Nat::Symmetric, |lab, dir| {
+        complete_game(lab, dir, "relayed");
+        let turn_log = text(dir.join("turnserver.log"));
+        assert!(
+            !turn_log.contains(nat_lab::SECRET),
+            "the relay's log shows no secret"
+        );
+    });
 }
 
 #[test]
 #[ignore = "a game on simulated networks (slow, needs root): tests/all.sh runs it"]
 fn behind_symmetric_nat_without_a_reachable_relay_the_guest_says_why() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let dir = folder("no-relay");
-    let Some(lab) = lab("n", Nat::Symmetric, &dir) else {
-        return;
-    };
-    lab.block_turn().unwrap();
-    let (mut host, code) = host(&lab, &dir, &["--bot", "3"]);
-    let started = Instant::now();
-    let mut guest = guest(&lab, &dir, &code, &["--bot", "3", "--wait", "20s"]);
-    let status = wait(&mut guest, Duration::from_secs(60));
-    let took = started.elapsed();
-    let guest_err = text(dir.join("guest.stderr"));
-    assert_eq!(
-        status,
-        Some(1),
-        "the guest failed with exit 1:\n{guest_err}"
-    );
-    // The join timeout, the room check and the relay probe (1.5 s).
-    assert!(
-        took < Duration::from_secs(30),
-        "gave up only after {took:?}"
-    );
-    for needle in [
-        "the opponent is in the room, but no direct or relayed connection",
-        "the TURN relay turn:198.19.1.1:3478?transport=udp does not answer",
-    ] {
-        assert!(
-            guest_err.contains(needle),
-            "{needle:?} missing from:\n{guest_err}"
+    in_lab("n", "no-relay", Nat::Symmetric, |lab, dir| {
+        lab.block_turn().unwrap();
+        let (mut host, code) = host(lab, dir, &["--bot", "3"]);
+        let started = Instant::now();
+        let mut guest = guest(lab, dir, &code, &["--bot", "3", "--wait", "20s"]);
+        let status = wait(&mut guest, Duration::from_secs(60));
+        let took = started.elapsed();
+        let guest_err = text(dir.join("guest.stderr"));
+        assert_eq!(
+            status,
+            Some(1),
+            "the guest failed with exit 1:\n{guest_err}"
         );
-    }
-    assert!(!guest_err.contains("nobody joined"), "{guest_err}");
-    // The host is still waiting; whatever it wrote, the guest has too.
-    assert_eq!(wait(&mut host, Duration::from_millis(100)), None);
-    drop(host);
-    let (host_log, guest_log) = (
-        std::fs::read(dir.join("host.log")).unwrap_or_default(),
-        std::fs::read(dir.join("guest.log")).unwrap_or_default(),
-    );
-    assert!(
-        guest_log.starts_with(&host_log),
-        "the host's log holds records the guest does not have"
-    );
-    drop(lab);
-    let _ = std::fs::remove_dir_all(&dir);
+        // The join timeout, the room check and the relay probe (1.5 s).
+        assert!(
+            took < Duration::from_secs(30),
+            "gave up only after {took:?}"
+        );
+        for needle in [
+            "the opponent is in the room, but no direct or relayed connection",
+            "the TURN relay turn:198.19.1.1:3478?transport=udp does not answer",
+        ] {
+            assert!(
+                guest_err.contains(needle),
+                "{needle:?} missing from:\n{guest_err}"
+            );
+        }
+        assert!(!guest_err.contains("nobody joined"), "{guest_err}");
+        // The host is still waiting; whatever it wrote, the guest has too.
+        assert_eq!(wait(&mut host, Duration::from_millis(100)), None);
+        drop(host);
+        let (host_log, guest_log) = (
+            std::fs::read(dir.join("host.log")).unwrap_or_default(),
+            std::fs::read(dir.join("guest.log")).unwrap_or_default(),
+        );
+        assert!(
+            guest_log.starts_with(&host_log),
+            "the host's log holds records the guest does not have"
+        );
+    });
 }
 
 #[test]
 #[ignore = "a game on simulated networks (slow, needs root): tests/all.sh runs it"]
 fn when_a_router_restarts_mid_game_the_game_reconnects_and_completes() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let dir = folder("restart");
-    let Some(lab) = lab("m", Nat::EndpointIndependent, &dir) else {
-        return;
-    };
-    let slow = ["--bot", "3", "--move-delay", "400ms"];
-    let (mut host, code) = host(&lab, &dir, &slow);
-    let mut guest = guest(&lab, &dir, &code, &[&slow[..], &["--wait", "60s"]].concat());
-    let (host_log, guest_log) = (dir.join("host.log"), dir.join("guest.log"));
-    let started = Instant::now();
-    while records(&host_log).min(records(&guest_log)) < 12 {
-        assert!(
-            started.elapsed() < Duration::from_secs(90),
-            "the game never got going"
+    in_lab("m", "restart", Nat::EndpointIndependent, |lab, dir| {
+        let slow = ["--bot", "3", "--move-delay", "400ms"];
+        let (mut host, code) = host(lab, dir, &slow);
+        let mut guest = guest(lab, dir, &code, &[&slow[..], &["--wait", "60s"]].concat());
+        let (host_log, guest_log) = (dir.join("host.log"), dir.join("guest.log"));
+        let started = Instant::now();
+        while records(&host_log).min(records(&guest_log)) < 12 {
+            assert!(
+                started.elapsed() < Duration::from_secs(90),
+                "the game never got going"
+            );
+            assert_eq!(
+                wait(&mut guest, Duration::from_millis(50)),
+                None,
+                "the guest ended early"
+            );
+        }
+        lab.restart_router_a(0).unwrap();
+        let guest_status = wait(&mut guest, Duration::from_secs(240));
+        let host_status = wait(&mut host, Duration::from_secs(30));
+        let (host_err, guest_err) = (
+            text(dir.join("host.stderr")),
+            text(dir.join("guest.stderr")),
         );
         assert_eq!(
-            wait(&mut guest, Duration::from_millis(50)),
-            None,
-            "the guest ended early"
+            (host_status, guest_status),
+            (Some(0), Some(0)),
+            "the game did not complete\nhost:\n{host_err}\nguest:\n{guest_err}"
         );
-    }
-    lab.restart_router_a(0).unwrap();
-    let guest_status = wait(&mut guest, Duration::from_secs(240));
-    let host_status = wait(&mut host, Duration::from_secs(30));
-    let (host_err, guest_err) = (
-        text(dir.join("host.stderr")),
-        text(dir.join("guest.stderr")),
-    );
-    assert_eq!(
-        (host_status, guest_status),
-        (Some(0), Some(0)),
-        "the game did not complete\nhost:\n{host_err}\nguest:\n{guest_err}"
-    );
-    assert!(
-        host_err.contains("reconnecting") || guest_err.contains("reconnecting"),
-        "no side noticed the break:\nhost:\n{host_err}\nguest:\n{guest_err}"
-    );
-    assert_same_clean_logs(&dir);
-    drop(lab);
-    let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            host_err.contains("reconnecting") || guest_err.contains("reconnecting"),
+            "no side noticed the break:\nhost:\n{host_err}\nguest:\n{guest_err}"
+        );
+        assert_same_clean_logs(dir);
+    });
 }
