@@ -163,14 +163,16 @@ fn in_lab(tag: &str, name: &str, nat: Nat, body: impl FnOnce(&Lab, &Path)) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Plays a whole game and checks that both sides reported `route`.
-fn complete_game(lab: &Lab, dir: &Path, route: &str) {
-    let (mut host, code) = host(lab, dir, &["--bot", "3"]);
-    // REVERSI_NAT_WAIT shortens the join timeout when debugging.
-    let wait_for = std::env::var("REVERSI_NAT_WAIT").unwrap_or_else(|_| "60s".into());
-    let mut guest = guest(lab, dir, &code, &["--bot", "3", "--wait", &wait_for]);
-    let guest_status = wait(&mut guest, Duration::from_secs(180));
-    let host_status = wait(&mut host, Duration::from_secs(30));
+/// Waits for the guest (up to `limit`) and then the host to end, asserts
+/// that both ended the game normally, and returns their standard errors.
+fn both_finish(
+    host: &mut Process,
+    guest: &mut Process,
+    dir: &Path,
+    limit: Duration,
+) -> (String, String) {
+    let guest_status = wait(guest, limit);
+    let host_status = wait(host, Duration::from_secs(30));
     let (host_err, guest_err) = (
         text(dir.join("host.stderr")),
         text(dir.join("guest.stderr")),
@@ -181,6 +183,16 @@ fn complete_game(lab: &Lab, dir: &Path, route: &str) {
         "the game did not complete (logs in {})\nhost:\n{host_err}\nguest:\n{guest_err}",
         dir.display()
     );
+    (host_err, guest_err)
+}
+
+/// Plays a whole game and checks that both sides reported `route`.
+fn complete_game(lab: &Lab, dir: &Path, route: &str) {
+    let (mut host, code) = host(lab, dir, &["--bot", "3"]);
+    // REVERSI_NAT_WAIT shortens the join timeout when debugging.
+    let wait_for = std::env::var("REVERSI_NAT_WAIT").unwrap_or_else(|_| "60s".into());
+    let mut guest = guest(lab, dir, &code, &["--bot", "3", "--wait", &wait_for]);
+    let (host_err, guest_err) = both_finish(&mut host, &mut guest, dir, Duration::from_secs(180));
     let line = format!("connection: {route}");
     assert!(
         host_err.lines().any(|l| l == line),
@@ -280,17 +292,8 @@ fn when_a_router_restarts_mid_game_the_game_reconnects_and_completes() {
             );
         }
         lab.restart_router_a(0).unwrap();
-        let guest_status = wait(&mut guest, Duration::from_secs(240));
-        let host_status = wait(&mut host, Duration::from_secs(30));
-        let (host_err, guest_err) = (
-            text(dir.join("host.stderr")),
-            text(dir.join("guest.stderr")),
-        );
-        assert_eq!(
-            (host_status, guest_status),
-            (Some(0), Some(0)),
-            "the game did not complete\nhost:\n{host_err}\nguest:\n{guest_err}"
-        );
+        let (host_err, guest_err) =
+            both_finish(&mut host, &mut guest, dir, Duration::from_secs(240));
         assert!(
             host_err.contains("reconnecting") || guest_err.contains("reconnecting"),
             "no side noticed the break:\nhost:\n{host_err}\nguest:\n{guest_err}"
