@@ -1,8 +1,12 @@
-//! Connection set-up time: from the guest's start to its "connected to the
-//! opponent", median of N runs, for two programs on this machine (direct,
-//! no NAT) and for two homes behind endpoint-independent NAT on the
-//! simulated internet of `tests/support/nat_lab.rs` (direct through
-//! STUN-discovered addresses). Needs root for the second; run with
+//! Connection set-up time (from the guest's start to its "connected to the
+//! opponent", median of N runs) and move latency (the gap between one
+//! player's record and the other's answer in games between two instant
+//! random players, from the records' own timestamps: one delivery plus
+//! the answer's making, p50 and p99) for two programs on this machine
+//! (direct, no NAT) and, on the simulated internet of
+//! `tests/support/nat_lab.rs`, for two homes behind endpoint-independent
+//! NAT (direct through STUN-discovered addresses) and behind symmetric NAT
+//! (relayed through coturn). The NAT cases need root. Run with
 //! `cargo bench --bench connection_setup` (`RUNS=5` for fewer).
 
 #[path = "../tests/support/nat_lab.rs"]
@@ -86,6 +90,81 @@ fn one(host: &mut Command, mut guest: Command, server: &str, dir: &Path) -> Opti
     until_connected(&stderr, started)
 }
 
+/// A whole game between instant players; the gaps between consecutive
+/// records of alternating authors once the moves have begun.
+fn latencies(host: &mut Command, mut guest: Command, server: &str, dir: &Path) -> Vec<u64> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let mut host = Process(
+        host.arg("--data-dir")
+            .arg(dir.join("a"))
+            .args(["host", "--server", server, "--bot", "1", "--log"])
+            .arg(dir.join("host.log"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let Some(Ok(code)) = BufReader::new(host.0.stdout.take().unwrap()).lines().next() else {
+        return Vec::new();
+    };
+    let mut guest = Process(
+        guest
+            .arg("--data-dir")
+            .arg(dir.join("b"))
+            .args(["join", &code, "--server", server, "--bot", "1", "--log"])
+            .arg(dir.join("guest.log"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(90) {
+        if guest.0.try_wait().ok().flatten().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = std::fs::read_to_string(dir.join("guest.log")).unwrap_or_default();
+    let records: Vec<(String, u64)> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| {
+            let view = &v["view"];
+            Some((
+                view["author"].as_str()?.to_string(),
+                view["timestamp_ms"].as_u64()?,
+            ))
+        })
+        .collect();
+    // The first records are the genesis, the acceptance and the coin flip.
+    records
+        .windows(2)
+        .skip(4)
+        .filter(|w| w[0].0 != w[1].0)
+        .map(|w| w[1].1.saturating_sub(w[0].1))
+        .collect()
+}
+
+fn percentile(sorted: &[u64], p: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+fn report_latency(what: &str, mut gaps: Vec<u64>) {
+    gaps.sort_unstable();
+    println!(
+        "{what}: move latency p50 {} ms, p99 {} ms over {} moves",
+        percentile(&gaps, 0.5),
+        percentile(&gaps, 0.99),
+        gaps.len()
+    );
+}
+
 fn median(mut times: Vec<Duration>) -> Option<Duration> {
     times.sort();
     times.get(times.len() / 2).copied()
@@ -138,23 +217,48 @@ fn main() {
         times.extend(time);
     }
     report("direct, no NAT", times, runs);
+    let mut gaps = Vec::new();
+    for i in 0..3 {
+        gaps.extend(latencies(
+            &mut Command::new(&reversi),
+            Command::new(&reversi),
+            "ws://127.0.0.1:35361",
+            &scratch.join(format!("local-game-{i}")),
+        ));
+    }
+    report_latency("direct, no NAT", gaps);
 
     match nat_lab::why_not() {
         Some(why) => println!("through NAT: skipped ({why})"),
         None => {
-            let mut lab = Lab::build("b", Nat::EndpointIndependent, &scratch).unwrap();
-            lab.start_servers(&signaling).unwrap();
-            let mut times = Vec::new();
-            for i in 0..runs {
-                let time = one(
-                    &mut lab.in_home(Home::A, &reversi),
-                    lab.in_home(Home::B, &reversi),
-                    nat_lab::SERVER,
-                    &scratch.join(format!("nat-{i}")),
-                );
-                times.extend(time);
+            for (nat, what) in [
+                (Nat::EndpointIndependent, "direct through NAT (STUN)"),
+                (Nat::Symmetric, "relayed through TURN (symmetric NAT)"),
+            ] {
+                let mut lab = Lab::build("b", nat, &scratch).unwrap();
+                lab.start_servers(&signaling).unwrap();
+                let mut times = Vec::new();
+                for i in 0..runs {
+                    let time = one(
+                        &mut lab.in_home(Home::A, &reversi),
+                        lab.in_home(Home::B, &reversi),
+                        nat_lab::SERVER,
+                        &scratch.join(format!("nat-{i}")),
+                    );
+                    times.extend(time);
+                }
+                report(what, times, runs);
+                let mut gaps = Vec::new();
+                for i in 0..3 {
+                    gaps.extend(latencies(
+                        &mut lab.in_home(Home::A, &reversi),
+                        lab.in_home(Home::B, &reversi),
+                        nat_lab::SERVER,
+                        &scratch.join(format!("nat-game-{i}")),
+                    ));
+                }
+                report_latency(what, gaps);
             }
-            report("direct through NAT (STUN)", times, runs);
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);

@@ -31,10 +31,8 @@ else
   echo "network namespace tests skipped: $why"
 fi
 
-# The relayed NAT game is skipped: the WebRTC stack's TURN client gets its
-# channel bindings refused by coturn, so no relayed path forms (issue 14).
-cargo test --workspace --release -- --include-ignored \
-  --skip behind_symmetric_nat_a_game_goes_through_the_turn_relay
+
+cargo test --workspace --release -- --include-ignored
 
 if [ "$namespaces" = yes ]; then
   cargo build --release --workspace --bins --examples

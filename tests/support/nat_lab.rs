@@ -140,6 +140,26 @@ impl Lab {
             run("ip", &["netns", "add", ns])?;
             run("ip", &["-n", ns, "link", "set", "lo", "up"])?;
         }
+        // Like any host on the internet, the public network has a default
+        // route: packets for the homes' private addresses vanish on it
+        // instead of failing at once. (Without one, coturn's first relayed
+        // packet to a private host candidate fails with ENETUNREACH and
+        // coturn then relays nothing more from that allocation.)
+        // (A veth pair whose far end answers no neighbour discovery: the
+        // kernel has no dummy interfaces here.)
+        run(
+            "ip",
+            &[
+                "-n", &lab.inet, "link", "add", "void", "type", "veth", "peer", "name", "void2",
+            ],
+        )?;
+        for dev in ["void", "void2"] {
+            run("ip", &["-n", &lab.inet, "link", "set", dev, "up"])?;
+        }
+        run(
+            "ip",
+            &["-n", &lab.inet, "route", "add", "default", "dev", "void"],
+        )?;
         // The public network routes between the routers, as the internet does.
         run(
             "ip",
