@@ -46,24 +46,25 @@ fn until_connected(stderr: &Path, started: Instant) -> Option<Duration> {
     None
 }
 
-/// One game start: host, then guest, both through `server`; returns the
-/// guest's set-up time.
-fn one(host: &mut Command, mut guest: Command, server: &str, dir: &Path) -> Option<Duration> {
+/// Starts a game through `server` in a fresh `dir`: the host (with
+/// `host_flags`), then, once it has printed the code, the guest with its
+/// standard error in `dir/guest.stderr`. Returns both and the guest's
+/// start, or `None` if the host printed no code.
+fn start_game(
+    host: &mut Command,
+    mut guest: Command,
+    server: &str,
+    host_flags: &[&str],
+    dir: &Path,
+) -> Option<(Process, Process, Instant)> {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     let mut host = Process(
         host.arg("--data-dir")
             .arg(dir.join("a"))
-            .args([
-                "host",
-                "--server",
-                server,
-                "--bot",
-                "1",
-                "--move-delay",
-                "5s",
-                "--log",
-            ])
+            .args(["host", "--server", server, "--bot", "1"])
+            .args(host_flags)
+            .arg("--log")
             .arg(dir.join("host.log"))
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -74,51 +75,34 @@ fn one(host: &mut Command, mut guest: Command, server: &str, dir: &Path) -> Opti
         .lines()
         .next()?
         .ok()?;
-    let stderr = dir.join("guest.stderr");
     let started = Instant::now();
-    let _guest = Process(
+    let guest = Process(
         guest
             .arg("--data-dir")
             .arg(dir.join("b"))
             .args(["join", &code, "--server", server, "--bot", "1", "--log"])
             .arg(dir.join("guest.log"))
             .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&stderr).unwrap())
+            .stderr(std::fs::File::create(dir.join("guest.stderr")).unwrap())
             .spawn()
             .unwrap(),
     );
-    until_connected(&stderr, started)
+    Some((host, guest, started))
+}
+
+/// One game start; returns the guest's set-up time. The host waits 5 s
+/// before each move, so the game is still on when the time is taken.
+fn one(host: &mut Command, guest: Command, server: &str, dir: &Path) -> Option<Duration> {
+    let (_host, _guest, started) = start_game(host, guest, server, &["--move-delay", "5s"], dir)?;
+    until_connected(&dir.join("guest.stderr"), started)
 }
 
 /// A whole game between instant players; the gaps between consecutive
 /// records of alternating authors once the moves have begun.
-fn latencies(host: &mut Command, mut guest: Command, server: &str, dir: &Path) -> Vec<u64> {
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).unwrap();
-    let mut host = Process(
-        host.arg("--data-dir")
-            .arg(dir.join("a"))
-            .args(["host", "--server", server, "--bot", "1", "--log"])
-            .arg(dir.join("host.log"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let Some(Ok(code)) = BufReader::new(host.0.stdout.take().unwrap()).lines().next() else {
+fn latencies(host: &mut Command, guest: Command, server: &str, dir: &Path) -> Vec<u64> {
+    let Some((_host, mut guest, _)) = start_game(host, guest, server, &[], dir) else {
         return Vec::new();
     };
-    let mut guest = Process(
-        guest
-            .arg("--data-dir")
-            .arg(dir.join("b"))
-            .args(["join", &code, "--server", server, "--bot", "1", "--log"])
-            .arg(dir.join("guest.log"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(90) {
         if guest.0.try_wait().ok().flatten().is_some() {
