@@ -165,10 +165,6 @@ fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
     ServerUrl::parse(text).map_err(|e| CliError::Network(e.to_string()))
 }
 
-fn room_url(server: &str, room: &str) -> String {
-    format!("{}/{room}", server.trim_end_matches('/'))
-}
-
 fn default_log(data_dir: &DataDir, room: &str) -> Result<PathBuf, CliError> {
     let dir = data_dir.path().join("games");
     std::fs::create_dir_all(&dir)
@@ -191,14 +187,14 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
         let (server_url, embedded, advertised) = match &args.server {
             Some(url) => {
                 let server = parse_server(url)?;
-                (server.to_string(), None, Some(server))
+                (server.clone(), None, Some(server))
             }
             None => {
                 let embedded = start_embedded(args.listen)
                     .await
                     .map_err(CliError::Network)?;
                 (
-                    embedded.local_url.clone(),
+                    parse_server(&embedded.local_url)?,
                     Some(embedded.server),
                     Some(ServerUrl::from_socket_addr(embedded.advertised)),
                 )
@@ -213,7 +209,7 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
             Some(path) => path.clone(),
             None => default_log(data_dir, code.room())?,
         };
-        let url = room_url(&server_url, code.room());
+        let url = server_url.room_url(code.room());
         write_room_file(&log, &url, embedded.as_ref().map(|s| s.addr))?;
         eprintln!("room code {code} — waiting for the opponent (your key {fingerprint})");
         let terms = HostTerms {
@@ -245,8 +241,8 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         .parse()
         .map_err(|e| CliError::Network(format!("{e}")))?;
     let server_url = match (code.server(), &args.server) {
-        (_, Some(url)) => parse_server(url)?.to_string(),
-        (Some(server), None) => server.to_string(),
+        (_, Some(url)) => parse_server(url)?,
+        (Some(server), None) => server.clone(),
         (None, None) => {
             return Err(CliError::Network(
                 "this code names no server: pass --server ws://HOST:PORT (the host's signaling server)".into(),
@@ -258,7 +254,7 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         Some(path) => path.clone(),
         None => default_log(data_dir, code.room())?,
     };
-    let url = room_url(&server_url, code.room());
+    let url = server_url.room_url(code.room());
     write_room_file(&log, &url, None)?;
     let session = Session::guest(
         identity,
@@ -295,7 +291,8 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
         .and_then(|u| u.rsplit('/').next())
         .map(str::to_string);
     let url = match (&args.server, stored_url, room_name) {
-        (Some(server), _, Some(room)) => room_url(server, &room),
+        // Checked like host's and join's (`https://` becomes `wss://`).
+        (Some(server), _, Some(room)) => parse_server(server)?.room_url(&room),
         (None, Some(url), _) => url,
         _ => {
             return Err(CliError::Network(format!(
