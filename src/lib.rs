@@ -7,10 +7,10 @@ pub mod bot;
 pub mod bot_match;
 pub mod cli;
 pub mod data_dir;
-pub mod engine;
-pub mod match_log;
 pub mod net;
 pub mod random_player;
 pub mod search;
+
+pub use reversi_core::{engine, match_log};
 
 pub use engine::*;

@@ -117,7 +117,7 @@ pub fn torus_stable(own: u64, other: u64, empty: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard;
+    use reversi_core::bitboard;
 
     #[test]
     fn corners_and_their_full_edges_are_stable() {
