@@ -81,7 +81,7 @@ async fn one_game(
         config(&format!("host-{game}.log")),
     );
     let mut guest = Driver::new(
-        Session::guest(identity(2), "Ben".into(), prefix),
+        Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec()),
         LogWriter::create(&guest_log).unwrap(),
         config(&format!("guest-{game}.log")),
     );

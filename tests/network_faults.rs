@@ -103,7 +103,7 @@ fn host_driver(dir: &TempDir, url: &str, delay: Duration) -> Driver {
 fn guest_driver(dir: &TempDir, url: &str, delay: Duration) -> Driver {
     let prefix = identity(1).public_key().fingerprint().as_compact()[..5].to_string();
     let log = dir.0.join("guest.log");
-    let session = Session::guest(identity(2), "Ben".into(), prefix);
+    let session = Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec());
     Driver::new(
         session,
         LogWriter::create(&log).unwrap(),
@@ -335,7 +335,7 @@ async fn an_adversarial_peer_is_rejected_reason_by_reason_and_the_honest_side_ho
     let prefix = identity(1).public_key().fingerprint().as_compact()[..5].to_string();
     let mut adversary = Adversary {
         transport: Transport::open(&url, &IceServers::default()),
-        session: Session::guest(identity(2), "Mallory".into(), prefix),
+        session: Session::guest(identity(2), "Mallory".into(), prefix, b"ROOM".to_vec()),
         peer: None,
         identity: identity(2),
     };

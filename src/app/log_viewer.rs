@@ -30,7 +30,11 @@ pub fn open_log(path: &Path) -> Result<ViewedLog, String> {
         position = position.play(square).map_err(|e| e.to_string())?;
         positions.push(position);
     }
-    let name = |seat| verifier.player(seat).name.clone();
+    let name = |seat| {
+        verifier
+            .player(seat)
+            .map_or_else(String::new, |p| p.name.clone())
+    };
     let black = draw.black;
     let mut summary = vec![
         format!(

@@ -218,7 +218,7 @@ fn run(
                 let log = games.join(format!("{}.log", code.room()));
                 let url = format!("{}/{}", server_url.trim_end_matches('/'), code.room());
                 set(&shared, &*wake, |s| s.status = "connecting".into());
-                let session = Session::guest(identity, settings.name.clone(), code.host_fingerprint_prefix().into());
+                let session = Session::guest(identity, settings.name.clone(), code.host_fingerprint_prefix().into(), code.room().as_bytes().to_vec());
                 let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
                 (session, writer, url, log, Some(std::time::Duration::from_secs(30)))
             }

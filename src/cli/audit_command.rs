@@ -51,8 +51,10 @@ pub fn run(args: &AuditArgs) -> Result<String, CliError> {
 }
 
 fn seat_label(verifier: &MatchVerifier, seat: Seat) -> String {
-    let player = verifier.player(seat);
-    format!("{} ({seat}, {})", player.name, player.key.fingerprint())
+    match verifier.player(seat) {
+        Some(player) => format!("{} ({seat}, {})", player.name, player.key.fingerprint()),
+        None => format!("({seat} not yet known)"),
+    }
 }
 
 fn color_label(verifier: &MatchVerifier, color: Color) -> String {
@@ -79,14 +81,24 @@ fn report_text(path: &Path, v: &MatchVerifier) -> String {
     );
     let _ = writeln!(out, "game id     {}", hex(&v.game_id()));
     for seat in [Seat::Host, Seat::Guest] {
-        let p = v.player(seat);
-        let _ = writeln!(
-            out,
-            "{:<11} {}  key {}",
-            seat.name(),
-            p.name,
-            p.key.fingerprint()
-        );
+        match v.player(seat) {
+            Some(p) => {
+                let _ = writeln!(
+                    out,
+                    "{:<11} {}  key {}",
+                    seat.name(),
+                    p.name,
+                    p.key.fingerprint()
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{:<11} (open invitation: whoever holds the room code)",
+                    seat.name()
+                );
+            }
+        }
     }
     let _ = writeln!(out, "rules       {}", proposal.rules.options());
     if proposal.draw == DrawAgreement::ByLot {
@@ -142,7 +154,10 @@ fn report_text(path: &Path, v: &MatchVerifier) -> String {
     if !v.moves().is_empty() {
         let _ = writeln!(out, "moves");
         for (i, m) in v.moves().iter().enumerate() {
-            let name = v.seat_of(m.color).map_or("", |s| v.player(s).name.as_str());
+            let name = v
+                .seat_of(m.color)
+                .and_then(|s| v.player(s))
+                .map_or("", |p| p.name.as_str());
             let _ = writeln!(
                 out,
                 "  {:>3}. {}  {:<5}  {}  {name}",
@@ -186,7 +201,9 @@ fn report_text(path: &Path, v: &MatchVerifier) -> String {
 }
 
 fn seat_json(v: &MatchVerifier, seat: Seat) -> Value {
-    let p = v.player(seat);
+    let Some(p) = v.player(seat) else {
+        return Value::Null;
+    };
     json!({
         "name": p.name,
         "key": hex(&p.key.to_bytes()),

@@ -72,7 +72,8 @@ fn ggf(v: &MatchVerifier) -> String {
     let rules = v.draw().map_or(v.proposal().rules, |d| d.rules);
     let name = |color| {
         v.seat_of(color)
-            .map_or(String::new(), |s: Seat| ggf_text(&v.player(s).name))
+            .and_then(|s: Seat| v.player(s))
+            .map_or(String::new(), |p| ggf_text(&p.name))
     };
     let mut out = format!(
         "(;GM[Othello]PC[reversi]PB[{}]PW[{}]",

@@ -260,6 +260,7 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         identity,
         args.name.clone(),
         code.host_fingerprint_prefix().to_string(),
+        code.room().as_bytes().to_vec(),
     );
     let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, log, Some(args.wait));

@@ -13,8 +13,8 @@ use crate::engine::{Color, Outcome, Position, Square};
 use crate::match_log::coin_flip::commitment;
 use crate::match_log::compare::EquivocationProof;
 use crate::match_log::record::{
-    Accept, Body, Digest, Genesis, MoveBody, PROTOCOL_VERSION, PlayerInfo, Record, RecordContent,
-    Reveal, Seat, TimeoutClaim,
+    Accept, Body, Digest, Genesis, MoveBody, OpenAccept, OpenGenesis, PROTOCOL_VERSION, PlayerInfo,
+    Record, RecordContent, Reveal, Seat, TimeoutClaim, invite_commitment,
 };
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::match_log::verify::{MatchVerifier, Phase, VerifyError};
@@ -36,8 +36,12 @@ pub struct HostTerms {
 #[derive(Debug, Clone)]
 enum Start {
     Host(HostTerms),
-    /// The host's fingerprint prefix from the room code.
-    Guest(String),
+    /// From the room code: the host's fingerprint prefix, and the room
+    /// name, which an open genesis asks for as the invitation secret.
+    Guest {
+        host_prefix: String,
+        invite_secret: Vec<u8>,
+    },
     /// Resumed from a log: the game is already set up (at least its genesis).
     Resumed,
 }
@@ -178,6 +182,15 @@ fn host_nonce(identity: &Identity, genesis: &Genesis, timestamp_ms: u64) -> [u8;
     derive_nonce(b"reversi/nonce/host\0", identity, &context)
 }
 
+fn open_host_nonce(identity: &Identity, genesis: &OpenGenesis, timestamp_ms: u64) -> [u8; 32] {
+    let mut context = Vec::new();
+    context.extend_from_slice(&genesis.invite);
+    context.extend_from_slice(&timestamp_ms.to_le_bytes());
+    context.extend_from_slice(&postcard::to_allocvec(&genesis.rules).expect("in memory"));
+    context.extend_from_slice(&genesis.deadline_secs.to_le_bytes());
+    derive_nonce(b"reversi/nonce/open-host\0", identity, &context)
+}
+
 fn guest_nonce(identity: &Identity, genesis_hash: &Digest) -> [u8; 32] {
     derive_nonce(b"reversi/nonce/guest\0", identity, genesis_hash)
 }
@@ -205,13 +218,51 @@ impl Session {
         Session::new(Seat::Host, identity, name, Start::Host(terms))
     }
 
-    /// A guest joining a room whose code names this host fingerprint prefix.
-    pub fn guest(identity: Identity, name: String, host_fingerprint_prefix: String) -> Session {
+    /// A host proposing `terms` to whoever holds the room code, before
+    /// anyone has answered: the open genesis is signed at once (the first
+    /// output persists it), so the game can wait in a mailbox.
+    pub fn host_open(
+        identity: Identity,
+        name: String,
+        terms: HostTerms,
+        invite_secret: &[u8],
+        now_ms: u64,
+    ) -> (Session, Vec<Output>) {
+        let mut genesis = OpenGenesis {
+            rules: terms.proposal.to_wire(),
+            deadline_secs: terms.deadline_secs,
+            host: PlayerInfo {
+                name: name.clone(),
+                key: identity.public_key().to_bytes(),
+            },
+            host_commitment: [0; 32],
+            invite: invite_commitment(invite_secret),
+        };
+        genesis.host_commitment = commitment(&open_host_nonce(&identity, &genesis, now_ms));
+        let record = Record::sign(RecordContent::open_genesis(genesis, now_ms), &identity);
+        let verifier = MatchVerifier::start(&record).expect("our own genesis is valid");
+        let mut session = Session::new(Seat::Host, identity, name, Start::Host(terms));
+        session.verifier = Some(verifier);
+        let out = session.logged(record);
+        (session, out)
+    }
+
+    /// A guest joining a room whose code names this host fingerprint prefix;
+    /// `invite_secret` is the code's room name (an open genesis asks for it).
+    pub fn guest(
+        identity: Identity,
+        name: String,
+        host_fingerprint_prefix: String,
+        invite_secret: Vec<u8>,
+    ) -> Session {
         Session::new(
             Seat::Guest,
             identity,
             name,
-            Start::Guest(host_fingerprint_prefix),
+            Start::Guest {
+                host_prefix: host_fingerprint_prefix,
+                invite_secret,
+            },
         )
     }
 
@@ -221,9 +272,11 @@ impl Session {
         let mine = identity.public_key();
         let me = [Seat::Host, Seat::Guest]
             .into_iter()
-            .find(|&s| verifier.player(s).key == mine)
+            .find(|&s| verifier.player(s).is_some_and(|p| p.key == mine))
             .ok_or_else(|| ResumeError::NotYours(mine.fingerprint().to_string()))?;
-        let name = verifier.player(me).name.clone();
+        let name = verifier
+            .player(me)
+            .map_or_else(String::new, |p| p.name.clone());
         let mut session = Session::new(me, identity, name, Start::Resumed);
         session.records = records;
         session.verifier = Some(verifier);
@@ -444,10 +497,15 @@ impl Session {
         let fingerprint = key.fingerprint();
         // The peer must be the one the code or the log names.
         let expected = match (&self.verifier, &self.start) {
-            (Some(v), _) => (v.player(hello.seat).key == key).then_some(()).ok_or_else(|| {
+            // An open game not yet accepted: any guest with the room code
+            // may accept (the acceptance must show the room secret).
+            (Some(v), _) if v.player(hello.seat).is_none() => (v.player(Seat::Host).is_some_and(|h| h.key != key))
+                .then_some(())
+                .ok_or_else(|| "the guest's key is the host's".to_string()),
+            (Some(v), _) => (v.player(hello.seat).is_some_and(|p| p.key == key)).then_some(()).ok_or_else(|| {
                 format!("the peer's key {fingerprint} is not the {}'s key in this game", hello.seat)
             }),
-            (None, Start::Guest(prefix)) => fingerprint
+            (None, Start::Guest { host_prefix: prefix, .. }) => fingerprint
                 .as_compact()
                 .starts_with(prefix.as_str())
                 .then_some(())
@@ -521,29 +579,72 @@ impl Session {
                 ),
             );
         }
+        match self.take_next(record, now_ms) {
+            Ok(taken) => {
+                let mut out = vec![message(&WireMessage::Ack {
+                    records: self.records.len() as u32,
+                })];
+                out.extend(taken);
+                out
+            }
+            Err(reason) => self.reject(bytes, reason),
+        }
+    }
+
+    /// Verifies and logs the next record (`seq` is the log's length), then
+    /// writes what the setup needs from us next.
+    fn take_next(&mut self, record: Record, now_ms: u64) -> Result<Vec<Output>, String> {
         // A record in our own name is accepted only with our signature: the
         // peer may be returning one our log lost.
-        let checked = match &mut self.verifier {
-            None => self.check_genesis(&record).map(|v| self.verifier = Some(v)),
-            Some(v) => v.append(&record).map_err(|e| e.to_string()),
-        };
-        if let Err(reason) = checked {
-            return self.reject(bytes, reason);
+        match &mut self.verifier {
+            None => self.verifier = Some(self.check_genesis(&record)?),
+            Some(v) => v.append(&record).map_err(|e| e.to_string())?,
         }
+        let seq = record.content().seq;
         self.records.push(record.clone());
         let mut out = vec![
             Output::Persist(Box::new(record)),
-            message(&WireMessage::Ack {
-                records: self.records.len() as u32,
-            }),
-            Output::Event(Event::Recorded {
-                seq: seq as u32,
-                mine: false,
-            }),
+            Output::Event(Event::Recorded { seq, mine: false }),
         ];
         out.extend(self.after_record());
         out.extend(self.advance(now_ms));
-        out
+        Ok(out)
+    }
+
+    /// Takes a record that came another way than from the peer (the
+    /// mailbox, which relays records but cannot sign them): verified exactly
+    /// as one from the peer. A repeat of a record we hold is ignored; a
+    /// different record signed for a place we hold halts the game with the
+    /// proof, as from the peer. Returns what to do, or why it was refused
+    /// (nothing changed then).
+    pub fn relayed(&mut self, record: Record, now_ms: u64) -> Result<Vec<Output>, String> {
+        if let Some(reason) = &self.halted {
+            return Err(format!("the game is halted: {reason}"));
+        }
+        let seq = record.content().seq as usize;
+        if seq < self.records.len() {
+            if self.records[seq] == record {
+                return Ok(vec![]);
+            }
+            let bytes = record.to_bytes();
+            return Ok(self.on_known_place(&bytes, record, seq));
+        }
+        if seq > self.records.len() {
+            return Err(format!(
+                "record {seq} arrived out of order: expected record {}",
+                self.records.len()
+            ));
+        }
+        self.take_next(record, now_ms)
+    }
+
+    /// Writes whatever the setup needs from us now (after a resume, with
+    /// no peer: the acceptance or a reveal); nothing when it is not our step.
+    pub fn catch_up(&mut self, now_ms: u64) -> Vec<Output> {
+        if self.halted.is_some() {
+            return vec![];
+        }
+        self.advance(now_ms)
     }
 
     /// A record for a place our log already fills: a harmless repeat, or a fork.
@@ -558,8 +659,7 @@ impl Session {
         let author = record.content().author;
         let signed = self.verifier.as_ref().is_some_and(|v| {
             v.player(author)
-                .key
-                .verify(&record.signed_message(), record.signature())
+                .is_some_and(|p| p.key.verify(&record.signed_message(), record.signature()))
         });
         if !signed {
             return self.reject(
@@ -568,7 +668,7 @@ impl Session {
             );
         }
         let proof = self.verifier.as_ref().and_then(|v| {
-            let key = v.player(author).key;
+            let key = v.player(author)?.key;
             let same_place =
                 ours.content().author == author && ours.content().prev == record.content().prev;
             let both_signed = key.verify(&ours.signed_message(), ours.signature())
@@ -607,15 +707,37 @@ impl Session {
         self.halt(reason, evidence)
     }
 
-    /// Checks a genesis from the host: valid, and naming us and this host.
+    /// Checks a genesis from the host: valid, from the host we are talking
+    /// to (or, relayed, the host the room code names), and naming us (or
+    /// open to us).
     fn check_genesis(&self, record: &Record) -> Result<MatchVerifier, String> {
         let verifier = MatchVerifier::start(record).map_err(|e| e.to_string())?;
-        let peer = self.peer.as_ref().expect("hello first");
-        if verifier.player(Seat::Host).key != peer.key {
-            return Err("record 0: the genesis is not signed by the host we are talking to".into());
+        let host = verifier.player(Seat::Host).map(|p| p.key);
+        match (&self.peer, &self.start) {
+            (Some(peer), _) if host != Some(peer.key) => {
+                return Err(
+                    "record 0: the genesis is not signed by the host we are talking to".into(),
+                );
+            }
+            (Some(_), _) => {}
+            (None, Start::Guest { host_prefix, .. }) => {
+                let named = host.is_some_and(|k| {
+                    k.fingerprint()
+                        .as_compact()
+                        .starts_with(host_prefix.as_str())
+                });
+                if !named {
+                    return Err(format!(
+                        "record 0: the genesis is signed by a host whose fingerprint does not start {host_prefix}, as the room code says"
+                    ));
+                }
+            }
+            (None, _) => return Err("record 0: a genesis this side did not ask for".into()),
         }
-        if verifier.player(Seat::Guest).key != self.identity.public_key() {
-            return Err("record 0: the genesis names another guest key than ours".into());
+        if let Some(guest) = verifier.player(Seat::Guest) {
+            if guest.key != self.identity.public_key() {
+                return Err("record 0: the genesis names another guest key than ours".into());
+            }
         }
         Ok(verifier)
     }
@@ -684,19 +806,31 @@ impl Session {
                 (Some(v), _, _) => match (v.phase(), self.me) {
                     (Phase::AwaitAccept, Seat::Guest) => {
                         let nonce = guest_nonce(&self.identity, &self.records[0].hash());
-                        Body::Accept(Accept {
-                            guest_commitment: commitment(&nonce),
-                        })
+                        let guest_commitment = commitment(&nonce);
+                        match (v.is_open(), &self.start) {
+                            (false, _) => Body::Accept(Accept { guest_commitment }),
+                            (true, Start::Guest { invite_secret, .. }) => {
+                                Body::OpenAccept(OpenAccept {
+                                    guest: PlayerInfo {
+                                        name: self.name.clone(),
+                                        key: self.identity.public_key().to_bytes(),
+                                    },
+                                    guest_commitment,
+                                    invite_secret: invite_secret.clone(),
+                                })
+                            }
+                            // Resumed from a log without the room code.
+                            (true, _) => break,
+                        }
                     }
                     (Phase::AwaitHostReveal, Seat::Host) => {
-                        let Body::Genesis(genesis) = &self.records[0].content().body else {
-                            unreachable!("record 0 is the genesis")
+                        let genesis = &self.records[0];
+                        let at = genesis.content().timestamp_ms;
+                        let nonce = match &genesis.content().body {
+                            Body::Genesis(g) => host_nonce(&self.identity, g, at),
+                            Body::OpenGenesis(g) => open_host_nonce(&self.identity, g, at),
+                            _ => unreachable!("record 0 is a genesis"),
                         };
-                        let nonce = host_nonce(
-                            &self.identity,
-                            genesis,
-                            self.records[0].content().timestamp_ms,
-                        );
                         Body::Reveal(Reveal { nonce })
                     }
                     (Phase::AwaitGuestReveal, Seat::Guest) => Body::Reveal(Reveal {

@@ -119,7 +119,7 @@ pub fn check_inputs(data: &[u8]) -> usize {
         deadline_secs: 300,
     };
     let mut host = Session::host(host_id, "Ann".into(), terms);
-    let mut guest = Session::guest(identity(2), "Ben".into(), prefix);
+    let mut guest = Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec());
     let mut now = T0;
     let (h, g) = (host.connected(), guest.connected());
     exchange(&mut host, &mut guest, h, g, now);

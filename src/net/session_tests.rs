@@ -25,7 +25,7 @@ fn pair() -> (Session, Session) {
     let prefix = host_id.public_key().fingerprint().as_compact()[..5].to_string();
     (
         Session::host(host_id, "Ann".into(), terms()),
-        Session::guest(identity(2), "Ben".into(), prefix),
+        Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec()),
     )
 }
 
@@ -284,7 +284,7 @@ fn a_move_out_of_turn_and_a_record_from_another_game_are_rejected() {
     let other_host_id = identity(7);
     let prefix = other_host_id.public_key().fingerprint().as_compact()[..5].to_string();
     let mut other_host = Session::host(other_host_id, "Ann".into(), terms());
-    let mut other_guest = Session::guest(identity(2), "Ben".into(), prefix);
+    let mut other_guest = Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec());
     connect(&mut other_host, &mut other_guest);
     let before = honest.records().len();
     let replayed = WireMessage::Record(other_guest.records()[3].to_bytes()).encode();
@@ -506,7 +506,7 @@ fn version_mismatch_wrong_host_and_impostors_are_refused() {
     assert!(outputs.iter().any(|o| matches!(o, Output::Disconnect(_))));
 
     // A guest holding a code for another host.
-    let mut fooled = Session::guest(identity(2), "Ben".into(), "ZZZZZ".into());
+    let mut fooled = Session::guest(identity(2), "Ben".into(), "ZZZZZ".into(), b"ROOM".to_vec());
     let _ = fooled.connected();
     let host_hello = match &Session::host(identity(1), "Ann".into(), terms()).connected()[0] {
         Output::Send(b) => b.clone(),
@@ -519,7 +519,7 @@ fn version_mismatch_wrong_host_and_impostors_are_refused() {
     let (mut host, _guest) = started_pair();
     host.disconnected();
     let _ = host.connected();
-    let stranger = Session::guest(identity(5), "Eve".into(), String::new()).hello();
+    let stranger = Session::guest(identity(5), "Eve".into(), String::new(), Vec::new()).hello();
     let why = rejected(&host.receive(&stranger.encode(), T0)).unwrap();
     assert!(why.contains("is not the guest's key in this game"), "{why}");
 }
@@ -544,4 +544,142 @@ fn a_timeout_claim_ends_the_game_once_the_deadline_passes() {
     );
     assert_eq!(waiter.records(), mover.records());
     let _ = Violation::EmptyLog;
+}
+
+/// An open game: the host signs the genesis before anyone answers.
+fn open_pair(room: &[u8]) -> (Session, Vec<Output>, Session) {
+    let host_id = identity(1);
+    let prefix = host_id.public_key().fingerprint().as_compact()[..5].to_string();
+    let (host, out) = Session::host_open(host_id, "Ann".into(), terms(), b"K7QFM2XAPZ4", T0);
+    let guest = Session::guest(identity(2), "Ben".into(), prefix, room.to_vec());
+    (host, out, guest)
+}
+
+/// Records persisted by a batch of outputs.
+fn persisted(outputs: &[Output]) -> Vec<Record> {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Persist(r) => Some((**r).clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_open_game_is_set_up_live_once_a_guest_with_the_room_code_connects() {
+    let (mut host, out, mut guest) = open_pair(b"K7QFM2XAPZ4");
+    assert_eq!(
+        persisted(&out).len(),
+        1,
+        "the open genesis is signed at once"
+    );
+    assert!(matches!(
+        host.records()[0].content().body,
+        Body::OpenGenesis(_)
+    ));
+    connect(&mut host, &mut guest);
+    assert!(matches!(
+        host.records()[1].content().body,
+        Body::OpenAccept(_)
+    ));
+    assert_eq!(
+        host.records().len(),
+        4,
+        "genesis, acceptance and both reveals"
+    );
+    assert!(host.my_color().is_some() && guest.my_color().is_some());
+    play_out(&mut host, &mut guest, 3, 200);
+    assert_eq!(host.records(), guest.records());
+    let verified = verify_log(host.records()).unwrap();
+    assert_eq!(verified.player(Seat::Guest).unwrap().name, "Ben");
+    assert!(verified.end().is_some());
+}
+
+#[test]
+fn an_open_game_is_set_up_and_played_through_a_relay_with_the_two_never_connected() {
+    let (mut host, out, mut guest) = open_pair(b"K7QFM2XAPZ4");
+    // Each side hands the other what it persisted, one visit at a time.
+    let mut to_guest = persisted(&out);
+    let mut now = T0;
+    for _ in 0..200 {
+        now += 60_000;
+        let mut to_host = Vec::new();
+        for record in std::mem::take(&mut to_guest) {
+            to_host.extend(persisted(&guest.relayed(record, now).unwrap()));
+        }
+        to_host.extend(persisted(&guest.catch_up(now)));
+        if let (true, Some(p)) = (guest.my_turn(), guest.position().copied()) {
+            let square = p.legal_moves().squares().next().unwrap();
+            to_host.extend(persisted(&guest.play(square, now).unwrap()));
+        }
+        now += 60_000;
+        for record in to_host {
+            to_guest.extend(persisted(&host.relayed(record, now).unwrap()));
+        }
+        if let (true, Some(p)) = (host.my_turn(), host.position().copied()) {
+            let square = p.legal_moves().squares().next().unwrap();
+            to_guest.extend(persisted(&host.play(square, now).unwrap()));
+        }
+        if host.outcome().is_some() && to_guest.is_empty() {
+            break;
+        }
+    }
+    for record in to_guest {
+        guest.relayed(record, now).unwrap();
+    }
+    assert!(host.outcome().is_some(), "the game ended");
+    assert_eq!(host.records(), guest.records());
+    verify_log(host.records()).unwrap();
+}
+
+#[test]
+fn an_open_genesis_cannot_be_accepted_without_the_room_secret() {
+    let (_host, out, mut guest) = open_pair(b"WRONGROOM00");
+    let genesis = persisted(&out).remove(0);
+    let outputs = guest.relayed(genesis.clone(), T0 + 1).unwrap();
+    assert_eq!(
+        persisted(&outputs),
+        vec![genesis.clone()],
+        "no acceptance signed"
+    );
+    assert!(outputs.iter().any(|o| matches!(o,
+        Output::Event(Event::Halted(why)) if why.contains("room secret"))));
+    // A forged acceptance with the wrong secret is refused and changes nothing.
+    let guest_id = identity(2);
+    let forged = Record::sign(
+        RecordContent {
+            version: PROTOCOL_VERSION,
+            game_id: genesis.hash(),
+            seq: 1,
+            prev: genesis.hash(),
+            author: Seat::Guest,
+            timestamp_ms: T0 + 2,
+            body: Body::OpenAccept(OpenAccept {
+                guest: PlayerInfo {
+                    name: "Ben".into(),
+                    key: guest_id.public_key().to_bytes(),
+                },
+                guest_commitment: [7; 32],
+                invite_secret: b"WRONGROOM00".to_vec(),
+            }),
+        },
+        &guest_id,
+    );
+    let mut verifier = MatchVerifier::start(&genesis).unwrap();
+    let refused = verifier.append(&forged).unwrap_err();
+    assert_eq!(refused.violation, Violation::WrongInvite);
+    assert_eq!(verifier.record_count(), 1, "nothing changed");
+    assert!(verifier.player(Seat::Guest).is_none());
+}
+
+#[test]
+fn a_relayed_genesis_from_a_host_the_code_does_not_name_is_refused() {
+    let (_host, out, _) = open_pair(b"K7QFM2XAPZ4");
+    let mut guest = Session::guest(identity(2), "Ben".into(), "ZZZZZ".into(), b"K".to_vec());
+    let refused = guest
+        .relayed(persisted(&out).remove(0), T0 + 1)
+        .unwrap_err();
+    assert!(refused.contains("does not start ZZZZZ"), "{refused}");
+    assert!(guest.records().is_empty());
 }

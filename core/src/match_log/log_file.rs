@@ -134,40 +134,66 @@ fn key_view(key: &[u8; 32]) -> Value {
     })
 }
 
+/// The readable view of the proposed rules.
+fn rules_view(rules: &super::record::WireRules) -> Value {
+    match RulesProposal::from_wire(rules) {
+        Ok(p) => {
+            let o = p.rules.options();
+            let draw = match p.draw {
+                super::rules_proposal::DrawAgreement::Fixed(rule) => rule.to_string(),
+                super::rules_proposal::DrawAgreement::ByLot => "lot".to_string(),
+            };
+            json!({
+                "opening": o.opening.to_string(),
+                "discs": o.discs.to_string(),
+                "scoring": o.scoring.to_string(),
+                "draw": draw,
+                "topology": o.topology.to_string(),
+                "start": p.rules.start().to_string(),
+            })
+        }
+        Err(_) => json!({ "invalid": format!("{rules:?}") }),
+    }
+}
+
 /// The readable view of a record: every field of the signed bytes.
 pub fn record_view(record: &Record) -> Value {
     let content = record.content();
     let body = match &content.body {
         Body::Genesis(g) => {
-            let rules = match RulesProposal::from_wire(&g.rules) {
-                Ok(p) => {
-                    let o = p.rules.options();
-                    let draw = match p.draw {
-                        super::rules_proposal::DrawAgreement::Fixed(rule) => rule.to_string(),
-                        super::rules_proposal::DrawAgreement::ByLot => "lot".to_string(),
-                    };
-                    json!({
-                        "opening": o.opening.to_string(),
-                        "discs": o.discs.to_string(),
-                        "scoring": o.scoring.to_string(),
-                        "draw": draw,
-                        "topology": o.topology.to_string(),
-                        "start": p.rules.start().to_string(),
-                    })
-                }
-                Err(_) => json!({ "invalid": format!("{:?}", g.rules) }),
-            };
             let mut host = key_view(&g.host.key);
             host["name"] = json!(g.host.name);
             let mut guest = key_view(&g.guest.key);
             guest["name"] = json!(g.guest.name);
             json!({
                 "kind": "genesis",
-                "rules": rules,
+                "rules": rules_view(&g.rules),
                 "deadline_secs": g.deadline_secs,
                 "host": host,
                 "guest": guest,
                 "host_commitment": hex(&g.host_commitment),
+            })
+        }
+        Body::OpenGenesis(g) => {
+            let mut host = key_view(&g.host.key);
+            host["name"] = json!(g.host.name);
+            json!({
+                "kind": "open_genesis",
+                "rules": rules_view(&g.rules),
+                "deadline_secs": g.deadline_secs,
+                "host": host,
+                "host_commitment": hex(&g.host_commitment),
+                "invite": hex(&g.invite),
+            })
+        }
+        Body::OpenAccept(a) => {
+            let mut guest = key_view(&a.guest.key);
+            guest["name"] = json!(a.guest.name);
+            json!({
+                "kind": "open_accept",
+                "guest": guest,
+                "guest_commitment": hex(&a.guest_commitment),
+                "invite_secret": hex(&a.invite_secret),
             })
         }
         Body::Accept(a) => {

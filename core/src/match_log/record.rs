@@ -95,6 +95,15 @@ impl RecordContent {
     /// The first record of a game: the host's proposal, with no game id and
     /// no previous record yet.
     pub fn genesis(genesis: Genesis, timestamp_ms: u64) -> RecordContent {
+        RecordContent::first(Body::Genesis(genesis), timestamp_ms)
+    }
+
+    /// The first record of an open game (see [`Body::OpenGenesis`]).
+    pub fn open_genesis(genesis: OpenGenesis, timestamp_ms: u64) -> RecordContent {
+        RecordContent::first(Body::OpenGenesis(genesis), timestamp_ms)
+    }
+
+    fn first(body: Body, timestamp_ms: u64) -> RecordContent {
         RecordContent {
             version: PROTOCOL_VERSION,
             game_id: [0; 32],
@@ -102,7 +111,7 @@ impl RecordContent {
             prev: [0; 32],
             author: Seat::Host,
             timestamp_ms,
-            body: Body::Genesis(genesis),
+            body,
         }
     }
 }
@@ -122,6 +131,13 @@ pub enum Body {
     Resign,
     /// The author claims the win because the opponent missed the deadline.
     TimeoutClaim(TimeoutClaim),
+    /// The host's proposal to whoever holds the room code: the guest is
+    /// named by the acceptance ([`Body::OpenAccept`]). Lets a host create a
+    /// game and go offline before the guest is known.
+    OpenGenesis(OpenGenesis),
+    /// The acceptance of an open genesis: names the guest and shows the
+    /// room secret the genesis committed to.
+    OpenAccept(OpenAccept),
 }
 
 impl Body {
@@ -134,6 +150,8 @@ impl Body {
             Body::Move(_) => "move",
             Body::Resign => "resign",
             Body::TimeoutClaim(_) => "timeout claim",
+            Body::OpenGenesis(_) => "open genesis",
+            Body::OpenAccept(_) => "open accept",
         }
     }
 }
@@ -183,6 +201,44 @@ pub struct Genesis {
     pub guest: PlayerInfo,
     /// SHA-256 of the host's secret nonce.
     pub host_commitment: Digest,
+}
+
+/// The most bytes of an invitation secret (a room name is 11).
+pub const MAX_INVITE_SECRET_BYTES: usize = 32;
+
+/// A host's proposal that names no guest yet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenGenesis {
+    /// Rules and start position.
+    pub rules: WireRules,
+    /// Time allowed per move, in seconds (300 to 604800).
+    pub deadline_secs: u32,
+    /// The host.
+    pub host: PlayerInfo,
+    /// SHA-256 of the host's secret nonce.
+    pub host_commitment: Digest,
+    /// [`invite_commitment`] of the room secret: only one who holds the
+    /// room code can accept.
+    pub invite: Digest,
+}
+
+/// SHA-256 of a domain prefix and the invitation secret (the room name).
+pub fn invite_commitment(secret: &[u8]) -> Digest {
+    let mut hasher = Sha256::new();
+    hasher.update(b"reversi/invite/v1\0");
+    hasher.update(secret);
+    hasher.finalize().into()
+}
+
+/// The guest's acceptance of an open genesis.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenAccept {
+    /// The guest, who signs this record.
+    pub guest: PlayerInfo,
+    /// SHA-256 of the guest's secret nonce.
+    pub guest_commitment: Digest,
+    /// The room secret whose commitment the genesis carries.
+    pub invite_secret: Vec<u8>,
 }
 
 /// The guest's acceptance of the genesis (which `prev` names).

@@ -10,7 +10,8 @@
 use super::coin_flip::{black_seat, commitment, draw_favours, game_seed};
 use super::identity::{PublicKey, verify_batch_strict};
 use super::record::{
-    Body, Digest, Genesis, MAX_LOG_RECORDS, MAX_NAME_BYTES, PROTOCOL_VERSION, Record, Seat, hex,
+    Body, Digest, Genesis, MAX_INVITE_SECRET_BYTES, MAX_LOG_RECORDS, MAX_NAME_BYTES, OpenAccept,
+    OpenGenesis, PROTOCOL_VERSION, PlayerInfo, Record, Seat, WireRules, hex, invite_commitment,
 };
 use super::rules_proposal::{RulesProposal, WireRulesError};
 use crate::engine::{Color, Ending, Outcome, PlayError, Position, Rules, Square};
@@ -105,6 +106,9 @@ pub enum Violation {
         /// Whose key.
         seat: Seat,
     },
+    /// An open genesis accepted without the room secret it committed to.
+    #[error("the acceptance does not show the room secret the open genesis committed to")]
+    WrongInvite,
     /// Both players have the same key.
     #[error("host and guest have the same public key")]
     SameKey,
@@ -269,7 +273,10 @@ pub struct MatchVerifier {
     proposal: RulesProposal,
     deadline_secs: u32,
     host: Player,
-    guest: Player,
+    /// `None` while an open genesis awaits its acceptance.
+    guest: Option<Player>,
+    /// The invitation commitment of an open genesis.
+    invite: Option<Digest>,
     host_commitment: Digest,
     guest_commitment: Option<Digest>,
     host_nonce: Option<[u8; 32]>,
@@ -288,6 +295,7 @@ pub struct MatchVerifier {
 /// What a checked record changes, applied only once all checks pass.
 enum Effect {
     Accept(Digest),
+    OpenAccept(Player, Digest),
     Reveal(Seat, [u8; 32], Option<Draw>),
     Move(LoggedMove, Position, Option<Outcome>),
     End(Outcome),
@@ -308,18 +316,25 @@ pub fn verify_log(records: &[Record]) -> Result<MatchVerifier, VerifyError> {
     let (genesis, rest) = records.split_first().ok_or(fail(0, Violation::EmptyLog))?;
     let mut verifier = MatchVerifier::start(genesis)?;
     let messages: Vec<Vec<u8>> = rest.iter().map(Record::signed_message).collect();
-    let items: Vec<_> = rest
+    // An open genesis names the guest's key only in the acceptance.
+    let guest_key = verifier.guest.as_ref().map(|g| g.key).or_else(|| {
+        rest.iter().find_map(|r| match &r.content().body {
+            Body::OpenAccept(a) => PublicKey::from_bytes(&a.guest.key),
+            _ => None,
+        })
+    });
+    let items: Option<Vec<_>> = rest
         .iter()
         .zip(&messages)
         .map(|(r, m)| {
-            (
-                verifier.player(r.content().author).key,
-                m.as_slice(),
-                r.signature(),
-            )
+            let key = match r.content().author {
+                Seat::Host => Some(verifier.host.key),
+                Seat::Guest => guest_key,
+            };
+            key.map(|key| (key, m.as_slice(), r.signature()))
         })
         .collect();
-    verifier.signatures_checked = verify_batch_strict(&items);
+    verifier.signatures_checked = items.is_some_and(|items| verify_batch_strict(&items));
     for record in rest {
         verifier.append(record)?;
     }
@@ -338,33 +353,42 @@ fn check_name(seat: Seat, name: &str) -> Result<(), Violation> {
     Ok(())
 }
 
-fn check_genesis(genesis: &Genesis) -> Result<(Player, Player, RulesProposal), Violation> {
-    let host_key = PublicKey::from_bytes(&genesis.host.key)
-        .ok_or(Violation::InvalidKey { seat: Seat::Host })?;
-    let guest_key = PublicKey::from_bytes(&genesis.guest.key)
-        .ok_or(Violation::InvalidKey { seat: Seat::Guest })?;
-    if host_key == guest_key {
-        return Err(Violation::SameKey);
-    }
-    check_name(Seat::Host, &genesis.host.name)?;
-    check_name(Seat::Guest, &genesis.guest.name)?;
-    if !(MIN_DEADLINE_SECS..=MAX_DEADLINE_SECS).contains(&genesis.deadline_secs) {
+/// A player named in a record, checked.
+fn check_player(seat: Seat, info: &PlayerInfo) -> Result<Player, Violation> {
+    let key = PublicKey::from_bytes(&info.key).ok_or(Violation::InvalidKey { seat })?;
+    check_name(seat, &info.name)?;
+    Ok(Player {
+        name: info.name.clone(),
+        key,
+    })
+}
+
+/// What both kinds of genesis propose.
+fn check_terms(rules: &WireRules, deadline_secs: u32) -> Result<RulesProposal, Violation> {
+    if !(MIN_DEADLINE_SECS..=MAX_DEADLINE_SECS).contains(&deadline_secs) {
         return Err(Violation::Deadline {
             min: MIN_DEADLINE_SECS,
             max: MAX_DEADLINE_SECS,
-            found: genesis.deadline_secs,
+            found: deadline_secs,
         });
     }
-    let proposal = RulesProposal::from_wire(&genesis.rules).map_err(Violation::Rules)?;
-    let player = |info: &super::record::PlayerInfo, key| Player {
-        name: info.name.clone(),
-        key,
-    };
-    Ok((
-        player(&genesis.host, host_key),
-        player(&genesis.guest, guest_key),
-        proposal,
-    ))
+    RulesProposal::from_wire(rules).map_err(Violation::Rules)
+}
+
+fn check_genesis(genesis: &Genesis) -> Result<(Player, Player, RulesProposal), Violation> {
+    let host = check_player(Seat::Host, &genesis.host)?;
+    let guest = check_player(Seat::Guest, &genesis.guest)?;
+    if host.key == guest.key {
+        return Err(Violation::SameKey);
+    }
+    let proposal = check_terms(&genesis.rules, genesis.deadline_secs)?;
+    Ok((host, guest, proposal))
+}
+
+fn check_open_genesis(genesis: &OpenGenesis) -> Result<(Player, RulesProposal), Violation> {
+    let host = check_player(Seat::Host, &genesis.host)?;
+    let proposal = check_terms(&genesis.rules, genesis.deadline_secs)?;
+    Ok((host, proposal))
 }
 
 impl MatchVerifier {
@@ -396,11 +420,15 @@ impl MatchVerifier {
                 found: hex(&content.game_id),
             }));
         }
-        let Body::Genesis(genesis) = &content.body else {
-            return Err(at(Violation::UnexpectedBody {
-                expected: "genesis",
-                found: content.body.kind(),
-            }));
+        let (host_info, host_commitment, deadline_secs) = match &content.body {
+            Body::Genesis(g) => (&g.host, g.host_commitment, g.deadline_secs),
+            Body::OpenGenesis(g) => (&g.host, g.host_commitment, g.deadline_secs),
+            other => {
+                return Err(at(Violation::UnexpectedBody {
+                    expected: "genesis",
+                    found: other.kind(),
+                }));
+            }
         };
         if content.author != Seat::Host {
             return Err(at(Violation::WrongAuthor {
@@ -409,7 +437,7 @@ impl MatchVerifier {
             }));
         }
         // The signature first: nothing in an unsigned proposal is worth judging.
-        let host_key = PublicKey::from_bytes(&genesis.host.key)
+        let host_key = PublicKey::from_bytes(&host_info.key)
             .ok_or(at(Violation::InvalidKey { seat: Seat::Host }))?;
         if !host_key.verify(&record.signed_message(), record.signature()) {
             return Err(at(Violation::BadSignature {
@@ -417,14 +445,25 @@ impl MatchVerifier {
                 fingerprint: host_key.fingerprint().to_string(),
             }));
         }
-        let (host, guest, proposal) = check_genesis(genesis).map_err(at)?;
+        let (host, guest, invite, proposal) = match &content.body {
+            Body::Genesis(g) => {
+                let (host, guest, proposal) = check_genesis(g).map_err(at)?;
+                (host, Some(guest), None, proposal)
+            }
+            Body::OpenGenesis(g) => {
+                let (host, proposal) = check_open_genesis(g).map_err(at)?;
+                (host, None, Some(g.invite), proposal)
+            }
+            _ => unreachable!("matched above"),
+        };
         Ok(MatchVerifier {
             game_id: record.hash(),
             proposal,
-            deadline_secs: genesis.deadline_secs,
+            deadline_secs,
             host,
             guest,
-            host_commitment: genesis.host_commitment,
+            invite,
+            host_commitment,
             guest_commitment: None,
             host_nonce: None,
             guest_nonce: None,
@@ -444,6 +483,10 @@ impl MatchVerifier {
         let effect = self.check(record).map_err(|v| fail(self.records, v))?;
         match effect {
             Effect::Accept(c) => self.guest_commitment = Some(c),
+            Effect::OpenAccept(guest, c) => {
+                self.guest = Some(guest);
+                self.guest_commitment = Some(c);
+            }
             Effect::Reveal(Seat::Host, nonce, _) => self.host_nonce = Some(nonce),
             Effect::Reveal(Seat::Guest, nonce, draw) => {
                 self.guest_nonce = Some(nonce);
@@ -521,7 +564,14 @@ impl MatchVerifier {
                 found: content.author,
             });
         }
-        let key = self.player(content.author).key;
+        let key = match &content.body {
+            Body::OpenAccept(accept) => self.check_open_accept(accept)?.key,
+            _ => {
+                self.player(content.author)
+                    .expect("only an open acceptance comes before the guest is known")
+                    .key
+            }
+        };
         if !self.signatures_checked && !key.verify(&record.signed_message(), record.signature()) {
             return Err(Violation::BadSignature {
                 author: content.author,
@@ -535,8 +585,12 @@ impl MatchVerifier {
             });
         }
         match &content.body {
-            Body::Genesis(_) => unreachable!("refused by expected_next"),
+            Body::Genesis(_) | Body::OpenGenesis(_) => unreachable!("refused by expected_next"),
             Body::Accept(accept) => Ok(Effect::Accept(accept.guest_commitment)),
+            Body::OpenAccept(accept) => Ok(Effect::OpenAccept(
+                self.check_open_accept(accept)?,
+                accept.guest_commitment,
+            )),
             Body::Reveal(reveal) => self.check_reveal(content.author, &reveal.nonce),
             Body::Move(body) => self.check_move(record, body.square, &body.position_hash),
             Body::Resign => {
@@ -575,7 +629,13 @@ impl MatchVerifier {
     /// and the author it must have (if only one may write it).
     fn expected_next(&self, body: &Body) -> (Option<&'static str>, Option<Seat>) {
         match (self.phase(), body) {
-            (Phase::AwaitAccept, Body::Accept(_)) => (None, Some(Seat::Guest)),
+            (Phase::AwaitAccept, Body::Accept(_)) if self.invite.is_none() => {
+                (None, Some(Seat::Guest))
+            }
+            (Phase::AwaitAccept, Body::OpenAccept(_)) if self.invite.is_some() => {
+                (None, Some(Seat::Guest))
+            }
+            (Phase::AwaitAccept, _) if self.invite.is_some() => (Some("open accept"), None),
             (Phase::AwaitAccept, _) => (Some("accept"), None),
             (Phase::AwaitHostReveal, Body::Reveal(_)) => (None, Some(Seat::Host)),
             (Phase::AwaitGuestReveal, Body::Reveal(_)) => (None, Some(Seat::Guest)),
@@ -586,6 +646,20 @@ impl MatchVerifier {
             (Phase::Playing, _) => (Some("move, resign or timeout claim"), None),
             (Phase::Ended, _) => (Some("nothing"), None),
         }
+    }
+
+    /// The guest an open acceptance names, checked against the genesis.
+    fn check_open_accept(&self, accept: &OpenAccept) -> Result<Player, Violation> {
+        let guest = check_player(Seat::Guest, &accept.guest)?;
+        if guest.key == self.host.key {
+            return Err(Violation::SameKey);
+        }
+        let shown = accept.invite_secret.len() <= MAX_INVITE_SECRET_BYTES
+            && self.invite == Some(invite_commitment(&accept.invite_secret));
+        if !shown {
+            return Err(Violation::WrongInvite);
+        }
+        Ok(guest)
     }
 
     fn check_reveal(&self, seat: Seat, nonce: &[u8; 32]) -> Result<Effect, Violation> {
@@ -696,12 +770,18 @@ impl MatchVerifier {
         self.seat_of(color).expect("play has begun")
     }
 
-    /// The player in a seat.
-    pub fn player(&self, seat: Seat) -> &Player {
+    /// The player in a seat: the guest of an open genesis is known only
+    /// once the acceptance names them.
+    pub fn player(&self, seat: Seat) -> Option<&Player> {
         match seat {
-            Seat::Host => &self.host,
-            Seat::Guest => &self.guest,
+            Seat::Host => Some(&self.host),
+            Seat::Guest => self.guest.as_ref(),
         }
+    }
+
+    /// Whether the game began as an open invitation (see [`Body::OpenGenesis`]).
+    pub fn is_open(&self) -> bool {
+        self.invite.is_some()
     }
 
     /// The game id: hash of the genesis record.
