@@ -87,7 +87,7 @@ impl fmt::Debug for Bitboard {
 /// row 1 first, column a leftmost. Checks the grid's size at compile time.
 ///
 /// ```
-/// use reversi::{bitboard, Bitboard};
+/// use reversi_core::{bitboard, Bitboard};
 /// let corners = bitboard! {
 ///     X . . . . . . X
 ///     . . . . . . . .
