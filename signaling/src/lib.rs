@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ice;
+pub mod mailbox;
 pub mod metrics;
 pub mod rate_limit;
 pub mod registry;
@@ -72,6 +73,8 @@ pub struct Config {
     pub ice_rate: Rate,
     /// Serve `https://` and `wss://` with these files instead of plain HTTP.
     pub tls: Option<TlsFiles>,
+    /// Keep the games' records for players who are offline (see [`mailbox`]).
+    pub mailbox: Option<mailbox::MailboxConfig>,
 }
 
 impl Default for Config {
@@ -94,6 +97,7 @@ impl Default for Config {
                 refill: Duration::from_secs(1),
             },
             tls: None,
+            mailbox: None,
         }
     }
 }
@@ -109,6 +113,9 @@ pub enum StartError {
         /// What failed.
         source: matchbox_signaling::Error,
     },
+    /// The mailbox's database could not be opened.
+    #[error(transparent)]
+    Mailbox(#[from] mailbox::store::StoreError),
     /// The ICE settings are unusable.
     #[error(transparent)]
     Ice(#[from] ice::IceConfigError),
@@ -302,6 +309,15 @@ fn refusal_reason(refusal: Refusal) -> RefusalReason {
 pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, StartError> {
     config.ice.validate()?;
     let tls_files = config.tls.clone();
+    let mailbox = match &config.mailbox {
+        Some(mailbox_config) => {
+            let mailbox = mailbox::Mailbox::open(mailbox_config.clone()).await?;
+            mailbox.spawn_purger();
+            info!("mailbox open");
+            Some(mailbox)
+        }
+        None => None,
+    };
     let (ours_tx, ours_rx) = watch::channel(false);
     let (matchbox_tx, matchbox_rx) = oneshot::channel();
     let shared = Shared {
@@ -326,6 +342,10 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         .route("/room/{room}", get(room_status))
         .route("/{room}", get(upgrade))
         .with_state(shared.clone());
+    let routes = match &mailbox {
+        Some(mailbox) => routes.merge(mailbox.routes()),
+        None => routes,
+    };
     if let Some(files) = tls_files {
         return start_tls(addr, files, routes, ours_tx).await;
     }
@@ -412,6 +432,7 @@ async fn health(State(shared): State<Shared>) -> axum::Json<serde_json::Value> {
         "peers": registry.peer_count(),
         "uptime_secs": shared.started.elapsed().as_secs(),
         "heap_bytes": shared.config.heap_bytes.map(|f| f()),
+        "mailbox": shared.config.mailbox.is_some(),
         "version": env!("CARGO_PKG_VERSION"),
     }))
 }

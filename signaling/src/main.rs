@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use reversi_signaling::ice::IceConfig;
+use reversi_signaling::mailbox::MailboxConfig;
 use reversi_signaling::{Config, TlsFiles, TlsReloader, start};
 
 use tracing::{error, info};
@@ -71,6 +72,28 @@ struct Args {
     /// The PEM private key for --tls-cert.
     #[arg(long, value_name = "PEM", requires = "tls_cert")]
     tls_key: Option<std::path::PathBuf>,
+    /// The mailbox's database: a SQLite file, `:memory:`, or a
+    /// postgres:// URL (several servers may share one PostgreSQL database).
+    #[arg(
+        long,
+        env = "REVERSI_MAILBOX_DB",
+        default_value = "reversi-mailbox.sqlite3",
+        hide_env_values = true
+    )]
+    db: String,
+    /// Run without the mailbox (no records are kept).
+    #[arg(long, conflicts_with = "db")]
+    no_mailbox: bool,
+    /// Most games the mailbox keeps.
+    #[arg(long, default_value_t = MailboxConfig::default().max_games)]
+    mailbox_max_games: u64,
+    /// Most unfinished games one host key may keep in the mailbox.
+    #[arg(long, default_value_t = MailboxConfig::default().max_games_per_key)]
+    mailbox_max_per_key: u64,
+    /// How long the mailbox keeps a game after it ends or after its
+    /// deadline passed unanswered (e.g. 30d).
+    #[arg(long, default_value = "30d", value_parser = humantime::parse_duration)]
+    mailbox_keep: Duration,
     /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -147,6 +170,13 @@ fn main() -> ExitCode {
             (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
             _ => None,
         },
+        mailbox: (!args.no_mailbox).then(|| MailboxConfig {
+            db: args.db,
+            max_games: args.mailbox_max_games,
+            max_games_per_key: args.mailbox_max_per_key,
+            keep: args.mailbox_keep,
+            ..MailboxConfig::default()
+        }),
         ..Config::default()
     };
     if let Err(e) = config.ice.validate() {

@@ -3,6 +3,7 @@
 pub mod audit_command;
 pub mod bench_command;
 pub mod board_command;
+pub mod correspondence_commands;
 pub mod export_command;
 pub mod ladder_command;
 pub mod network_commands;
@@ -50,6 +51,10 @@ pub enum Command {
     Join(network_commands::JoinArgs),
     /// Resume a networked game from its log after a crash or restart.
     Resume(network_commands::ResumeArgs),
+    /// List your unfinished games, brought up to date with the mailbox.
+    Games(correspondence_commands::GamesArgs),
+    /// Make a move (a square, `resign` or `claim`) in a game and deliver it to the mailbox.
+    Move(correspondence_commands::MoveArgs),
     /// Speed figures: perft, midgame nodes per second, FFO 40–49 solve time.
     Bench(bench_command::BenchArgs),
     /// Play each bot level against the one below and print the table.
@@ -109,6 +114,8 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Host(args)) => network_commands::host(args, &data_dir()?),
         Some(Command::Join(args)) => network_commands::join(args, &data_dir()?),
         Some(Command::Resume(args)) => network_commands::resume(args, &data_dir()?),
+        Some(Command::Games(args)) => correspondence_commands::games(args, &data_dir()?),
+        Some(Command::Move(args)) => correspondence_commands::make_move(args, &data_dir()?),
         Some(Command::Board(args)) => board_command::run(args),
         Some(Command::Perft(args)) => perft_command::run(args),
         Some(Command::Play(args)) => play_command::run(args),

@@ -115,6 +115,10 @@ pub struct HostArgs {
     /// The log file (default: DATA_DIR/games/ROOM.log).
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Create the game in the server's mailbox, print the code and exit;
+    /// the game goes on with `reversi games` and `reversi move` (needs --server).
+    #[arg(long)]
+    detach: bool,
     #[command(flatten)]
     play: PlayFlags,
 }
@@ -136,6 +140,10 @@ pub struct JoinArgs {
     /// Give up if the host does not answer within this long.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     wait: Duration,
+    /// Accept the game waiting in the server's mailbox and exit; the game
+    /// goes on with `reversi games` and `reversi move`.
+    #[arg(long)]
+    detach: bool,
     #[command(flatten)]
     play: PlayFlags,
 }
@@ -160,13 +168,92 @@ fn room_file(log: &Path) -> PathBuf {
     log.with_file_name(name)
 }
 
+/// What `LOG.room` says: the room's URL on its signaling server, the
+/// embedded server's address when the host ran one, and the server whose
+/// mailbox holds the game when the room is unknown (a log restored from
+/// the mailbox).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RoomFile {
+    room_url: Option<String>,
+    embedded: Option<SocketAddr>,
+    mailbox: Option<String>,
+}
+
+impl RoomFile {
+    /// A room on a server.
+    pub fn new(room_url: String, embedded: Option<SocketAddr>) -> RoomFile {
+        RoomFile {
+            room_url: Some(room_url),
+            embedded,
+            mailbox: None,
+        }
+    }
+
+    /// Only the server whose mailbox holds the game.
+    pub fn mailbox_only(server: &ServerUrl) -> RoomFile {
+        RoomFile {
+            mailbox: Some(server.to_string()),
+            ..RoomFile::default()
+        }
+    }
+
+    /// Reads the file beside a log (empty if there is none or it is unreadable).
+    pub fn read(log: &Path) -> RoomFile {
+        let value: serde_json::Value = std::fs::read(room_file(log))
+            .ok()
+            .filter(|bytes| bytes.len() <= 4096)
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        RoomFile {
+            room_url: value["room_url"].as_str().map(str::to_string),
+            embedded: value["embedded_server"]
+                .as_str()
+                .and_then(|a| a.parse().ok()),
+            mailbox: value["mailbox"].as_str().map(str::to_string),
+        }
+    }
+
+    /// Writes it beside a log.
+    pub fn write(&self, log: &Path) -> Result<(), CliError> {
+        let text = json!({
+            "room_url": self.room_url,
+            "embedded_server": self.embedded.map(|a| a.to_string()),
+            "mailbox": self.mailbox,
+        });
+        std::fs::write(room_file(log), format!("{text}\n"))
+            .map_err(|e| CliError::Network(format!("{}: {e}", room_file(log).display())))
+    }
+
+    /// The room name.
+    pub fn room(&self) -> Option<String> {
+        let url = self.room_url.as_deref()?;
+        url.rsplit_once('/').map(|(_, room)| room.to_string())
+    }
+
+    /// The signaling server (whose mailbox holds the game, if it keeps one).
+    pub fn server(&self) -> Option<ServerUrl> {
+        let text = match (&self.room_url, &self.mailbox) {
+            (Some(url), _) => url.rsplit_once('/').map(|(server, _)| server.to_string())?,
+            (None, Some(server)) => server.clone(),
+            (None, None) => return None,
+        };
+        ServerUrl::parse(&text).ok()
+    }
+}
+
 /// A `--server` value, checked (`https://` becomes `wss://`).
-fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
+pub(super) fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
     ServerUrl::parse(text).map_err(|e| CliError::Network(e.to_string()))
 }
 
-fn default_log(data_dir: &DataDir, room: &str) -> Result<PathBuf, CliError> {
-    let dir = data_dir.path().join("games");
+/// Where the logs of the data directory live.
+pub(super) fn games_dir(data_dir: &DataDir) -> PathBuf {
+    data_dir.path().join("games")
+}
+
+/// `DATA_DIR/games/ROOM.log` (the folder is made if needed).
+pub(super) fn default_log(data_dir: &DataDir, room: &str) -> Result<PathBuf, CliError> {
+    let dir = games_dir(data_dir);
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::Network(format!("{}: {e}", dir.display())))?;
     Ok(dir.join(format!("{room}.log")))
@@ -180,6 +267,19 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
     } else {
         RulesProposal::fixed(rules)
     };
+    if args.detach {
+        let terms = HostTerms {
+            proposal,
+            deadline_secs: args.deadline,
+        };
+        return super::correspondence_commands::host_detached(
+            data_dir,
+            args.server.as_deref(),
+            terms,
+            &args.name,
+            args.log.as_deref(),
+        );
+    }
     let identity = data_dir.identity()?;
     let fingerprint = identity.public_key().fingerprint();
     let runtime = runtime()?;
@@ -228,10 +328,7 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
 }
 
 fn write_room_file(log: &Path, url: &str, embedded: Option<SocketAddr>) -> Result<(), CliError> {
-    let text =
-        json!({ "room_url": url, "embedded_server": embedded.map(|a| a.to_string()) }).to_string();
-    std::fs::write(room_file(log), format!("{text}\n"))
-        .map_err(|e| CliError::Network(format!("{}: {e}", log.display())))
+    RoomFile::new(url.to_string(), embedded).write(log)
 }
 
 /// Runs `reversi join`.
@@ -249,6 +346,15 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
             ));
         }
     };
+    if args.detach {
+        return super::correspondence_commands::join_detached(
+            data_dir,
+            &code,
+            server_url,
+            &args.name,
+            args.log.as_deref(),
+        );
+    }
     let identity = data_dir.identity()?;
     let log = match &args.log {
         Some(path) => path.clone(),
@@ -282,15 +388,9 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
             outcome_text(&outcome)
         );
     }
-    let room: serde_json::Value = std::fs::read_to_string(room_file(&args.log))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
-    let stored_url = room["room_url"].as_str().map(str::to_string);
-    let room_name = stored_url
-        .as_deref()
-        .and_then(|u| u.rsplit('/').next())
-        .map(str::to_string);
+    let room = RoomFile::read(&args.log);
+    let stored_url = room.room_url.clone();
+    let room_name = room.room();
     let url = match (&args.server, stored_url, room_name) {
         // Checked like host's and join's (`https://` becomes `wss://`).
         (Some(server), _, Some(room)) => parse_server(server)?.room_url(&room),
@@ -302,9 +402,7 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
             )));
         }
     };
-    let embedded_addr = room["embedded_server"]
-        .as_str()
-        .and_then(|a| a.parse::<SocketAddr>().ok());
+    let embedded_addr = room.embedded;
     let writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, args.log.clone(), None);
     runtime()?.block_on(async {

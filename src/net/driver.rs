@@ -650,14 +650,23 @@ impl Driver {
     /// evidence must not stop the game, so it is only logged.
     fn save_evidence(&mut self, bytes: &[u8], reason: &str) {
         self.evidence += 1;
-        let dir = evidence_dir(&self.config.log_path);
-        let stem = format!("{}-{:03}", now_ms(), self.evidence);
-        let saved = std::fs::create_dir_all(&dir)
-            .and_then(|()| std::fs::write(dir.join(format!("{stem}.bin")), bytes))
-            .and_then(|()| std::fs::write(dir.join(format!("{stem}.txt")), format!("{reason}\n")));
-        if let Err(e) = saved {
-            tracing::warn!("could not save evidence in {}: {e}", dir.display());
-        }
+        save_evidence(&self.config.log_path, bytes, reason);
+    }
+}
+
+/// Writes rejected bytes and the reason into the evidence folder beside a
+/// log (see [`evidence_dir`]); a failure is only logged, since it must not
+/// stop the game.
+pub fn save_evidence(log_path: &Path, bytes: &[u8], reason: &str) {
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let dir = evidence_dir(log_path);
+    let stem = format!("{}-{:03}-{}", now_ms(), n, std::process::id());
+    let saved = std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(dir.join(format!("{stem}.bin")), bytes))
+        .and_then(|()| std::fs::write(dir.join(format!("{stem}.txt")), format!("{reason}\n")));
+    if let Err(e) = saved {
+        tracing::warn!("could not save evidence in {}: {e}", dir.display());
     }
 }
 

@@ -1,10 +1,12 @@
 //! Playing over the network: room codes, the wire messages, the peer
 //! session (a pure state machine), and the WebRTC transport that drives it.
 
+pub mod correspondence;
 pub mod driver;
 pub mod embedded_server;
 pub mod ice;
 pub mod link;
+pub mod mailbox;
 pub mod room_code;
 pub mod server_url;
 pub mod session;

@@ -198,8 +198,32 @@ pub async fn http_get(
     max_bytes: usize,
     timeout: Duration,
 ) -> Result<(u16, String), HttpError> {
+    http_request(server, "GET", path, None, max_bytes, timeout).await
+}
+
+/// `POST path` with a binary body (`application/octet-stream`): the
+/// status and the body of the answer, bounded like [`http_get`].
+pub async fn http_post(
+    server: &ServerUrl,
+    path: &str,
+    body: &[u8],
+    max_bytes: usize,
+    timeout: Duration,
+) -> Result<(u16, String), HttpError> {
+    http_request(server, "POST", path, Some(body), max_bytes, timeout).await
+}
+
+async fn http_request(
+    server: &ServerUrl,
+    method: &str,
+    path: &str,
+    body: Option<&[u8]>,
+    max_bytes: usize,
+    timeout: Duration,
+) -> Result<(u16, String), HttpError> {
     let name = server.to_string();
-    match tokio::time::timeout(timeout, exchange(server, path, max_bytes)).await {
+    let exchanged = exchange(server, method, path, body, max_bytes);
+    match tokio::time::timeout(timeout, exchanged).await {
         Ok(result) => result,
         Err(_) => Err(HttpError::Timeout {
             server: name,
@@ -210,7 +234,9 @@ pub async fn http_get(
 
 async fn exchange(
     server: &ServerUrl,
+    method: &str,
     path: &str,
+    body: Option<&[u8]>,
     max_bytes: usize,
 ) -> Result<(u16, String), HttpError> {
     let name = server.to_string();
@@ -221,11 +247,19 @@ async fn exchange(
             server: name.clone(),
             reason: e.to_string(),
         })?;
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nUser-Agent: reversi/{}\r\n\r\n",
+    let content = body.map_or(String::new(), |b| {
+        format!(
+            "Content-Type: application/octet-stream\r\nContent-Length: {}\r\n",
+            b.len()
+        )
+    });
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nUser-Agent: reversi/{}\r\n{content}\r\n",
         server.authority(),
         env!("CARGO_PKG_VERSION")
-    );
+    )
+    .into_bytes();
+    request.extend_from_slice(body.unwrap_or_default());
     let response = if server.tls {
         let stream = super::tls_client::connect(host, tcp)
             .await
@@ -249,10 +283,10 @@ async fn exchange(
 
 async fn send(
     mut stream: impl AsyncRead + AsyncWrite + Unpin,
-    request: &str,
+    request: &[u8],
     max_bytes: usize,
 ) -> std::io::Result<Vec<u8>> {
-    stream.write_all(request.as_bytes()).await?;
+    stream.write_all(request).await?;
     let mut response = Vec::new();
     // One byte more than allowed, to tell "too large" from "just fits".
     let limit = (max_bytes + 4096 + 1) as u64;

@@ -1,0 +1,554 @@
+//! The mailbox: the signed records of each game, kept so that a move
+//! reaches a player who is offline.
+//!
+//! Every record is checked with the players' own verifier
+//! ([`reversi_core::match_log`]) before it is stored: the server can refuse
+//! garbage but cannot forge, reorder or change a record (it holds no key);
+//! it can only withhold one, which the two logs expose when the players
+//! next meet. It is a delivery cache: each player's own log stays the truth.
+//!
+//! HTTP, all answers JSON:
+//! - `POST /mailbox/records[?room=ROOM]`, body one record's canonical bytes:
+//!   `201` stored; `400` the record fails decoding or verification (with
+//!   the verifier's reason); `404` a game the mailbox does not hold; `409`
+//!   already stored (`"stored": true`), another record already at its place,
+//!   or out of order; `403`/`507` a quota; `413` oversize; `429` a flood.
+//! - `GET /mailbox/games/{GAME_ID}[?from=N]`: the records from `N` (base64).
+//! - `GET /mailbox/rooms/{ROOM}`: the games filed under a room.
+//! - `GET /mailbox/players/{KEY}`: the games a key plays in.
+
+pub mod store;
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use data_encoding::{BASE64, HEXLOWER};
+use reversi_core::match_log::record::{Body, MAX_LOG_RECORDS, MAX_RECORD_BYTES, hex};
+use reversi_core::match_log::verify::Phase;
+use reversi_core::match_log::{MatchVerifier, Record, Seat, verify_log};
+use serde::Deserialize;
+use serde_json::json;
+use tracing::{info, warn};
+
+use crate::rate_limit::{Rate, RateLimiter};
+use crate::room_name::check_room_name;
+use store::{Append, Appended, GameRow, Store, StoreError};
+
+/// The mailbox's limits.
+#[derive(Debug, Clone)]
+pub struct MailboxConfig {
+    /// `:memory:`, a SQLite file path, or a `postgres://` URL.
+    pub db: String,
+    /// Games kept at once.
+    pub max_games: u64,
+    /// Unfinished games one host key may keep.
+    pub max_games_per_key: u64,
+    /// How long a game is kept after it ends, or after its deadline passed
+    /// with no record.
+    pub keep: Duration,
+    /// How often one address may use the mailbox.
+    pub rate: Rate,
+}
+
+impl Default for MailboxConfig {
+    fn default() -> MailboxConfig {
+        MailboxConfig {
+            db: ":memory:".into(),
+            max_games: 1_000_000,
+            max_games_per_key: 64,
+            keep: Duration::from_secs(30 * 24 * 60 * 60),
+            // A `reversi games` asks once per game; a whole game posts ~70 records.
+            rate: Rate {
+                burst: 200,
+                refill: Duration::from_millis(50),
+            },
+        }
+    }
+}
+
+/// Verifiers of recently used games, so a move is checked without
+/// re-verifying the whole log (checked against the stored head first, as
+/// another server instance may have appended since).
+const CACHED_GAMES: usize = 4096;
+
+/// The mailbox, shared by its handlers.
+#[derive(Clone)]
+pub struct Mailbox {
+    store: Store,
+    config: Arc<MailboxConfig>,
+    limiter: Arc<Mutex<RateLimiter>>,
+    cache: Arc<Mutex<HashMap<String, MatchVerifier>>>,
+}
+
+impl std::fmt::Debug for Mailbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mailbox")
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn answer(status: StatusCode, body: serde_json::Value) -> Response {
+    let mut response = (status, axum::Json(body)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
+}
+
+fn refuse(status: StatusCode, reason: impl Into<String>) -> Response {
+    let reason = reason.into();
+    warn!(status = status.as_u16(), %reason, "mailbox refused");
+    answer(status, json!({ "error": reason }))
+}
+
+fn database_failed(e: StoreError) -> Response {
+    warn!("mailbox database failed: {e}");
+    answer(
+        StatusCode::SERVICE_UNAVAILABLE,
+        json!({ "error": "the mailbox database is unavailable; try again" }),
+    )
+}
+
+/// A 64-character lowercase hex digest or key from a path.
+fn checked_hex32(text: &str, what: &str) -> Result<String, String> {
+    let lower = text.to_ascii_lowercase();
+    match HEXLOWER.decode(lower.as_bytes()) {
+        Ok(bytes) if bytes.len() == 32 => Ok(lower),
+        _ => Err(format!(
+            "{what} must be 64 hex digits, found {:?}",
+            truncate(text)
+        )),
+    }
+}
+
+fn truncate(text: &str) -> String {
+    text.chars().take(80).collect()
+}
+
+#[derive(Debug, Deserialize)]
+struct PostQuery {
+    room: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct FromQuery {
+    from: Option<u32>,
+}
+
+impl Mailbox {
+    /// Opens the database and the mailbox on it.
+    pub async fn open(config: MailboxConfig) -> Result<Mailbox, StoreError> {
+        let store = Store::open(&config.db).await?;
+        Ok(Mailbox {
+            store,
+            limiter: Arc::new(Mutex::new(RateLimiter::new(config.rate))),
+            config: Arc::new(config),
+            cache: Arc::default(),
+        })
+    }
+
+    /// The routes, under `/mailbox`.
+    pub fn routes<S>(&self) -> Router<S> {
+        Router::new()
+            .route(
+                "/mailbox/records",
+                // Larger bodies than a record get the mailbox's own 413 with
+                // its reason; axum's plain one only past 64 KiB.
+                post(post_record).layer(DefaultBodyLimit::max(64 * 1024)),
+            )
+            .route("/mailbox/games/{game}", get(get_game))
+            .route("/mailbox/rooms/{room}", get(get_room))
+            .route("/mailbox/players/{key}", get(get_player))
+            .with_state(self.clone())
+    }
+
+    /// Drops expired games now and then, until the server stops.
+    pub fn spawn_purger(&self) -> tokio::task::JoinHandle<()> {
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                every.tick().await;
+                match store.purge(now_ms()).await {
+                    Ok(0) => {}
+                    Ok(n) => info!(games = n, "mailbox: expired games dropped"),
+                    Err(e) => warn!("mailbox purge failed: {e}"),
+                }
+            }
+        })
+    }
+
+    /// Closes the database.
+    pub async fn close(&self) {
+        self.store.close().await;
+    }
+
+    fn allow(&self, ip: IpAddr) -> bool {
+        self.limiter
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .allow(ip, Instant::now())
+    }
+
+    fn expires(&self, now: i64, ended: bool, deadline_secs: u32) -> i64 {
+        let keep = self.config.keep.as_millis() as i64;
+        let wait = if ended {
+            0
+        } else {
+            i64::from(deadline_secs) * 1000
+        };
+        now.saturating_add(wait).saturating_add(keep)
+    }
+
+    /// The verified state of a stored game, from the cache when it is current.
+    async fn verifier(&self, row: &GameRow) -> Result<MatchVerifier, Box<Response>> {
+        let cached = self
+            .cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&row.game_id)
+            .filter(|v| v.record_count() == row.records as usize && hex(&v.last_hash()) == row.head)
+            .cloned();
+        if let Some(v) = cached {
+            return Ok(v);
+        }
+        let bytes = self
+            .store
+            .records(&row.game_id, 0)
+            .await
+            .map_err(|e| Box::new(database_failed(e)))?;
+        let records: Result<Vec<Record>, _> = bytes.iter().map(|b| Record::decode(b)).collect();
+        let verified = records.ok().and_then(|r| verify_log(&r).ok());
+        verified.ok_or_else(|| {
+            warn!(game = %row.game_id, "a stored game no longer verifies");
+            Box::new(answer(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                json!({ "error": "the stored records of this game do not verify" }),
+            ))
+        })
+    }
+
+    fn remember(&self, game_id: &str, verifier: MatchVerifier) {
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() >= CACHED_GAMES && !cache.contains_key(game_id) {
+            // Cheap and bounded; a miss only costs a re-verification.
+            cache.clear();
+        }
+        cache.insert(game_id.to_string(), verifier);
+    }
+
+    async fn store_genesis(&self, record: &Record, room: Option<&str>) -> Response {
+        let verifier = match MatchVerifier::start(record) {
+            Ok(v) => v,
+            Err(e) => return refuse(StatusCode::BAD_REQUEST, e.to_string()),
+        };
+        let game_id = hex(&verifier.game_id());
+        let host_key = match verifier.player(Seat::Host) {
+            Some(host) => hex(&host.key.to_bytes()),
+            None => unreachable!("a verified genesis names its host"),
+        };
+        let guest_key = verifier.player(Seat::Guest).map(|g| hex(&g.key.to_bytes()));
+        match self.store.game(&game_id).await {
+            Ok(Some(_)) => return already_stored(&game_id, 0),
+            Ok(None) => {}
+            Err(e) => return database_failed(e),
+        }
+        let (all, of_host) = match self.store.counts(&host_key).await {
+            Ok(counts) => counts,
+            Err(e) => return database_failed(e),
+        };
+        if all >= self.config.max_games {
+            return refuse(
+                StatusCode::INSUFFICIENT_STORAGE,
+                format!("the mailbox is full ({all} games); try another server or later"),
+            );
+        }
+        if of_host >= self.config.max_games_per_key {
+            return refuse(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "this host key has {of_host} unfinished games in the mailbox, the most it keeps"
+                ),
+            );
+        }
+        let now = now_ms();
+        let bytes = record.to_bytes();
+        let expires = self.expires(now, false, verifier.deadline_secs());
+        let created = self
+            .store
+            .create(
+                &game_id,
+                &host_key,
+                guest_key.as_deref(),
+                room,
+                &bytes,
+                verifier.deadline_secs(),
+                now,
+                expires,
+            )
+            .await;
+        match created {
+            Ok(true) => {
+                info!(game = %game_id, "mailbox: game created");
+                self.remember(&game_id, verifier);
+                stored(&game_id, 0)
+            }
+            Ok(false) => already_stored(&game_id, 0),
+            Err(e) => database_failed(e),
+        }
+    }
+
+    async fn store_next(&self, record: &Record) -> Response {
+        let content = record.content();
+        let game_id = hex(&content.game_id);
+        let row = match self.store.game(&game_id).await {
+            Ok(Some(row)) => row,
+            Ok(None) => {
+                return refuse(
+                    StatusCode::NOT_FOUND,
+                    format!("the mailbox holds no game {game_id}; post its genesis first"),
+                );
+            }
+            Err(e) => return database_failed(e),
+        };
+        let seq = content.seq;
+        if seq < row.records {
+            return match self.store.record(&game_id, seq).await {
+                Ok(Some(bytes)) if bytes == record.to_bytes() => already_stored(&game_id, seq),
+                Ok(_) => refuse(
+                    StatusCode::CONFLICT,
+                    format!(
+                        "the mailbox already holds a different record {seq} of this game; it keeps the first (compare the two logs)"
+                    ),
+                ),
+                Err(e) => database_failed(e),
+            };
+        }
+        if seq > row.records {
+            return refuse(
+                StatusCode::CONFLICT,
+                format!(
+                    "record {seq} is out of order: the mailbox holds {} records of this game, so the next is record {}",
+                    row.records, row.records
+                ),
+            );
+        }
+        let mut verifier = match self.verifier(&row).await {
+            Ok(v) => v,
+            Err(response) => return *response,
+        };
+        if let Err(e) = verifier.append(record) {
+            return refuse(StatusCode::BAD_REQUEST, e.to_string());
+        }
+        let guest_key = match &content.body {
+            Body::OpenAccept(_) => verifier.player(Seat::Guest).map(|g| hex(&g.key.to_bytes())),
+            _ => None,
+        };
+        let now = now_ms();
+        let ended = verifier.phase() == Phase::Ended;
+        let bytes = record.to_bytes();
+        let head = hex(&record.hash());
+        let appended = self
+            .store
+            .append(Append {
+                game_id: &game_id,
+                seq,
+                bytes: &bytes,
+                head: &head,
+                guest_key: guest_key.as_deref(),
+                ended,
+                now_ms: now,
+                expires_ms: self.expires(now, ended, row.deadline_secs),
+            })
+            .await;
+        match appended {
+            Ok(Appended::Stored) => {
+                self.remember(&game_id, verifier);
+                stored(&game_id, seq)
+            }
+            Ok(Appended::Duplicate) => already_stored(&game_id, seq),
+            Ok(Appended::Fork) => refuse(
+                StatusCode::CONFLICT,
+                format!("the mailbox already holds a different record {seq} of this game"),
+            ),
+            Ok(Appended::Raced) => refuse(
+                StatusCode::CONFLICT,
+                format!(
+                    "record {seq} of this game was stored by another request at the same moment; post again"
+                ),
+            ),
+            Err(e) => database_failed(e),
+        }
+    }
+}
+
+fn stored(game_id: &str, seq: u32) -> Response {
+    answer(
+        StatusCode::CREATED,
+        json!({ "game_id": game_id, "seq": seq, "records": seq + 1, "stored": true }),
+    )
+}
+
+fn already_stored(game_id: &str, seq: u32) -> Response {
+    answer(
+        StatusCode::CONFLICT,
+        json!({
+            "error": format!("record {seq} of this game is already stored (a replay)"),
+            "game_id": game_id,
+            "seq": seq,
+            "stored": true,
+        }),
+    )
+}
+
+fn game_json(row: &GameRow) -> serde_json::Value {
+    json!({
+        "game_id": row.game_id,
+        "host_key": row.host_key,
+        "guest_key": row.guest_key,
+        "records": row.records,
+        "head": row.head,
+        "ended": row.ended,
+    })
+}
+
+async fn post_record(
+    ConnectInfo(origin): ConnectInfo<SocketAddr>,
+    Query(query): Query<PostQuery>,
+    State(mailbox): State<Mailbox>,
+    body: Bytes,
+) -> Response {
+    if !mailbox.allow(origin.ip()) {
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many mailbox requests from your address; try again in a few seconds",
+        );
+    }
+    if body.len() > MAX_RECORD_BYTES {
+        return refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "a record is at most {MAX_RECORD_BYTES} bytes, this is {}",
+                body.len()
+            ),
+        );
+    }
+    if let Some(room) = &query.room {
+        if let Err(e) = check_room_name(Some(room)) {
+            return refuse(StatusCode::BAD_REQUEST, format!("room: {e}"));
+        }
+    }
+    let record = match Record::decode(&body) {
+        Ok(record) => record,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, format!("not a record: {e}")),
+    };
+    let content = record.content();
+    if content.seq as usize >= MAX_LOG_RECORDS {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!("a game has at most {MAX_LOG_RECORDS} records"),
+        );
+    }
+    let is_genesis =
+        content.seq == 0 && matches!(content.body, Body::Genesis(_) | Body::OpenGenesis(_));
+    if is_genesis {
+        mailbox.store_genesis(&record, query.room.as_deref()).await
+    } else {
+        mailbox.store_next(&record).await
+    }
+}
+
+async fn get_game(
+    ConnectInfo(origin): ConnectInfo<SocketAddr>,
+    Path(game): Path<String>,
+    Query(query): Query<FromQuery>,
+    State(mailbox): State<Mailbox>,
+) -> Response {
+    if !mailbox.allow(origin.ip()) {
+        return refuse(StatusCode::TOO_MANY_REQUESTS, "too many mailbox requests");
+    }
+    let game_id = match checked_hex32(&game, "a game id") {
+        Ok(id) => id,
+        Err(reason) => return refuse(StatusCode::BAD_REQUEST, reason),
+    };
+    let row = match mailbox.store.game(&game_id).await {
+        Ok(Some(row)) => row,
+        Ok(None) => {
+            return refuse(
+                StatusCode::NOT_FOUND,
+                format!("the mailbox holds no game {game_id}"),
+            );
+        }
+        Err(e) => return database_failed(e),
+    };
+    let from = query.from.unwrap_or(0);
+    match mailbox.store.records(&game_id, from).await {
+        Ok(records) => {
+            let mut body = game_json(&row);
+            body["from"] = json!(from);
+            body["list"] = json!(records.iter().map(|r| BASE64.encode(r)).collect::<Vec<_>>());
+            answer(StatusCode::OK, body)
+        }
+        Err(e) => database_failed(e),
+    }
+}
+
+async fn get_room(
+    ConnectInfo(origin): ConnectInfo<SocketAddr>,
+    Path(room): Path<String>,
+    State(mailbox): State<Mailbox>,
+) -> Response {
+    if !mailbox.allow(origin.ip()) {
+        return refuse(StatusCode::TOO_MANY_REQUESTS, "too many mailbox requests");
+    }
+    if let Err(e) = check_room_name(Some(&room)) {
+        return refuse(StatusCode::BAD_REQUEST, e.to_string());
+    }
+    match mailbox.store.in_room(&room, 8).await {
+        Ok(rows) => answer(
+            StatusCode::OK,
+            json!({ "games": rows.iter().map(game_json).collect::<Vec<_>>() }),
+        ),
+        Err(e) => database_failed(e),
+    }
+}
+
+async fn get_player(
+    ConnectInfo(origin): ConnectInfo<SocketAddr>,
+    Path(key): Path<String>,
+    State(mailbox): State<Mailbox>,
+) -> Response {
+    if !mailbox.allow(origin.ip()) {
+        return refuse(StatusCode::TOO_MANY_REQUESTS, "too many mailbox requests");
+    }
+    let key = match checked_hex32(&key, "a player key") {
+        Ok(key) => key,
+        Err(reason) => return refuse(StatusCode::BAD_REQUEST, reason),
+    };
+    let limit = (mailbox.config.max_games_per_key as u32).saturating_mul(4);
+    match mailbox.store.of_player(&key, limit).await {
+        Ok(rows) => answer(
+            StatusCode::OK,
+            json!({ "games": rows.iter().map(game_json).collect::<Vec<_>>() }),
+        ),
+        Err(e) => database_failed(e),
+    }
+}
