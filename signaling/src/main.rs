@@ -94,6 +94,9 @@ struct Args {
     /// deadline passed unanswered (e.g. 30d).
     #[arg(long, default_value = "30d", value_parser = humantime::parse_duration)]
     mailbox_keep: Duration,
+    /// Mailbox requests one address may make per second (bursts of ten times as many).
+    #[arg(long, default_value_t = 100)]
+    mailbox_rate: u32,
     /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -175,6 +178,10 @@ fn main() -> ExitCode {
             max_games: args.mailbox_max_games,
             max_games_per_key: args.mailbox_max_per_key,
             keep: args.mailbox_keep,
+            rate: reversi_signaling::rate_limit::Rate {
+                burst: args.mailbox_rate.max(1).saturating_mul(10),
+                refill: Duration::from_secs(1) / args.mailbox_rate.max(1),
+            },
             ..MailboxConfig::default()
         }),
         ..Config::default()

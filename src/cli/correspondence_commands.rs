@@ -17,7 +17,8 @@ use crate::match_log::log_file::{LogWriter, read_log, write_log};
 use crate::match_log::record::{Digest, hex};
 use crate::match_log::verify::Phase;
 use crate::match_log::{Identity, Seat, verify_log};
-use crate::net::correspondence::{OpenGame, Visit, apply_outputs};
+use crate::net::correspondence::{CorrespondenceError, OpenGame, Visit, apply_outputs, room_of};
+use crate::net::mailbox::MailboxError;
 use crate::net::mailbox::Mailbox;
 use crate::net::room_code::RoomCode;
 use crate::net::server_url::ServerUrl;
@@ -354,7 +355,10 @@ pub fn games(args: &GamesArgs, data_dir: &DataDir) -> Result<String, CliError> {
                 eprintln!("cannot restore {}: {e}", path.display());
                 continue;
             }
-            RoomFile::mailbox_only(server).write(&path)?;
+            match room_of(&records) {
+                Some(room) => RoomFile::new(server.room_url(&room), None).write(&path)?,
+                None => RoomFile::mailbox_only(server).write(&path)?,
+            }
             eprintln!("restored from the mailbox: {}", path.display());
             local.insert(game.game_id, path);
         }
@@ -379,7 +383,8 @@ pub fn games(args: &GamesArgs, data_dir: &DataDir) -> Result<String, CliError> {
                         }
                     }
                     // A LAN game's embedded server keeps no mailbox.
-                    Err(e) => tracing::debug!("{}: {e}", path.display()),
+                    Err(CorrespondenceError::Mailbox(MailboxError::NoMailbox { .. })) => {}
+                    Err(e) => eprintln!("{}: {e}", path.display()),
                 }
             }
         }
@@ -447,7 +452,11 @@ fn game_row(game: &OpenGame, now: u64) -> Value {
         _ => "over".into(),
     };
     json!({
-        "room": game.room.clone().or_else(|| RoomFile::read(&game.path).room()),
+        "room": game
+            .room
+            .clone()
+            .or_else(|| RoomFile::read(&game.path).room())
+            .or_else(|| room_of(session.records())),
         "game_id": session.records().first().map(|r| hex(&r.hash())),
         "log": game.path.display().to_string(),
         "opponent": opponent.map(|p| p.name.clone()),

@@ -14,6 +14,17 @@ use super::driver::save_evidence;
 use super::mailbox::{Mailbox, MailboxError, Posted};
 use super::session::{Event, Output, Session};
 use crate::match_log::log_file::{LogFileError, LogWriter};
+use crate::match_log::{Body, Record};
+
+/// The room of an open game once accepted: the acceptance shows it.
+pub fn room_of(records: &[Record]) -> Option<String> {
+    records.iter().find_map(|r| match &r.content().body {
+        Body::OpenAccept(accept) => String::from_utf8(accept.invite_secret.clone())
+            .ok()
+            .filter(|room| room.chars().all(|c| c.is_ascii_alphanumeric())),
+        _ => None,
+    })
+}
 
 /// Why a visit to the mailbox failed.
 #[derive(Debug, thiserror::Error)]

@@ -65,10 +65,11 @@ impl Default for MailboxConfig {
             max_games: 1_000_000,
             max_games_per_key: 64,
             keep: Duration::from_secs(30 * 24 * 60 * 60),
-            // A `reversi games` asks once per game; a whole game posts ~70 records.
+            // A visit asks two or three times per game; many players may
+            // share one address behind a carrier's NAT. A flood is far more.
             rate: Rate {
-                burst: 200,
-                refill: Duration::from_millis(50),
+                burst: 1000,
+                refill: Duration::from_millis(10),
             },
         }
     }

@@ -1,0 +1,518 @@
+//! Correspondence games through a real `reversi-signaling` mailbox
+//! (SQLite, and PostgreSQL in the slow group): `reversi host --detach`,
+//! `join --detach`, `games` and `move` as separate programs, never two of
+//! them running at once.
+
+#![cfg(unix)]
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::{KillOnDrop, TempDir};
+
+fn reversi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+}
+
+/// The stand-alone server, built beside `reversi` (`cargo test --workspace`
+/// builds it for its own tests).
+fn server_binary() -> PathBuf {
+    let path = Path::new(env!("CARGO_BIN_EXE_reversi")).with_file_name("reversi-signaling");
+    assert!(
+        path.exists(),
+        "{} is missing: run `cargo test --workspace` (or tests/all.sh), which builds it",
+        path.display()
+    );
+    path
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A running `reversi-signaling` with its mailbox.
+struct Server {
+    process: KillOnDrop,
+    port: u16,
+    db: String,
+}
+
+impl Server {
+    fn start(db: &str) -> Server {
+        Server::start_on(free_port(), db)
+    }
+
+    fn start_on(port: u16, db: &str) -> Server {
+        let process = Command::new(server_binary())
+            .args(["--bind", &format!("127.0.0.1:{port}"), "--db", db])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let server = Server {
+            process: KillOnDrop(process),
+            port,
+            db: db.to_string(),
+        };
+        let started = Instant::now();
+        while server.get("/health").is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "the server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    fn url(&self) -> String {
+        format!("ws://127.0.0.1:{}", self.port)
+    }
+
+    /// SIGTERM, and wait for a clean exit.
+    fn stop(mut self) {
+        let pid = self.process.id().to_string();
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap();
+        let status = self.process.wait().unwrap();
+        assert!(status.success(), "the server stopped with {status}");
+    }
+
+    /// SIGKILL: a crash.
+    fn kill(mut self) {
+        self.process.kill().unwrap();
+        let _ = self.process.wait();
+    }
+
+    /// Status and body of `GET path`, or `None` if the server is not up.
+    fn get(&self, path: &str) -> Option<(u16, String)> {
+        self.request("GET", path, &[])
+    }
+
+    fn request(&self, method: &str, path: &str, body: &[u8]) -> Option<(u16, String)> {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).ok()?;
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).ok()?;
+        stream.write_all(body).ok()?;
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).ok()?;
+        let status = answer.get(9..12)?.parse().ok()?;
+        let body = answer.split_once("\r\n\r\n")?.1.to_string();
+        Some((status, body))
+    }
+
+    /// How many records the mailbox holds of a game.
+    fn held(&self, game_id: &str) -> u64 {
+        let (status, body) = self.get(&format!("/mailbox/games/{game_id}")).unwrap();
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<Value>(&body).unwrap()["records"]
+            .as_u64()
+            .unwrap()
+    }
+}
+
+/// One player: a data directory.
+struct Player {
+    dir: PathBuf,
+}
+
+impl Player {
+    fn new(dir: &TempDir, name: &str) -> Player {
+        Player {
+            dir: dir.path(name),
+        }
+    }
+
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut command = reversi();
+        command
+            .arg("--data-dir")
+            .arg(&self.dir)
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null());
+        let output = command.output().unwrap();
+        output
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let output = self.run(args, &[]);
+        // Shown when a test fails.
+        eprint!("{}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "reversi {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    /// The one unfinished game `reversi games --json` lists, if any.
+    fn game(&self, server: &Server) -> Option<Value> {
+        let listed: Value =
+            serde_json::from_str(&self.ok(&["games", "--json", "--server", &server.url()]))
+                .unwrap();
+        let games = listed.as_array().unwrap();
+        assert!(games.len() <= 1, "one game at a time here: {listed}");
+        games.first().cloned()
+    }
+
+    fn log(&self) -> PathBuf {
+        let games = self.dir.join("games");
+        let logs: Vec<PathBuf> = std::fs::read_dir(&games)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "log"))
+            .collect();
+        assert_eq!(logs.len(), 1, "{logs:?}");
+        logs[0].clone()
+    }
+
+    fn mv(&self, server: &Server, square: &str) -> Output {
+        let log = self.log();
+        self.run(
+            &[
+                "move",
+                log.to_str().unwrap(),
+                square,
+                "--server",
+                &server.url(),
+            ],
+            &[],
+        )
+    }
+}
+
+/// Host and guest set a game up through the mailbox, one program at a
+/// time; returns the game id.
+fn set_up(server: &Server, host: &Player, guest: &Player, deadline: &str) -> String {
+    let code = host.ok(&[
+        "host",
+        "--detach",
+        "--server",
+        &server.url(),
+        "--name",
+        "Ann",
+        "--deadline",
+        deadline,
+    ]);
+    let code = code.trim();
+    let game = host.game(server).expect("the host lists the game");
+    let game_id = game["game_id"].as_str().unwrap().to_string();
+    assert_eq!(game["status"], "waiting for the guest to accept");
+    assert_eq!(server.held(&game_id), 1, "the genesis is in the mailbox");
+    guest.ok(&["join", code, "--detach", "--name", "Ben"]);
+    assert_eq!(server.held(&game_id), 2, "the acceptance is in the mailbox");
+    // The host's next visit reveals; the guest's reveals too and flips the coin.
+    let host_view = host.game(server).unwrap();
+    assert_eq!(host_view["opponent"], "Ben");
+    assert_eq!(server.held(&game_id), 3);
+    let guest_view = guest.game(server).unwrap();
+    assert_eq!(server.held(&game_id), 4);
+    assert!(guest_view["my_color"].is_string());
+    assert_eq!(guest_view["opponent"], "Ann");
+    game_id
+}
+
+/// Plays the first legal move of whoever is to move, `limit` times at
+/// most or to the end; returns how many moves were played.
+fn play(server: &Server, host: &Player, guest: &Player, limit: usize) -> usize {
+    for played in 0..limit {
+        let (Some(h), Some(g)) = (host.game(server), guest.game(server)) else {
+            return played;
+        };
+        let (mover, view) = if h["my_turn"] == true {
+            (host, h)
+        } else {
+            assert_eq!(g["my_turn"], true, "someone is to move: {h} {g}");
+            (guest, g)
+        };
+        for field in ["room", "rules", "to_move", "deadline_left_secs"] {
+            assert!(!view[field].is_null(), "{field} in {view}");
+        }
+        let square = view["legal"][0].as_str().unwrap().to_string();
+        let output = mover.mv(server, &square);
+        assert!(
+            output.status.success(),
+            "move {square}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    limit
+}
+
+fn assert_identical_and_clean(host: &Player, guest: &Player) {
+    let (a, b) = (host.log(), guest.log());
+    assert_eq!(
+        std::fs::read(&a).unwrap(),
+        std::fs::read(&b).unwrap(),
+        "the two logs are identical byte for byte"
+    );
+    let audit = reversi().arg("audit").arg(&a).output().unwrap();
+    assert!(
+        audit.status.success(),
+        "{}",
+        String::from_utf8_lossy(&audit.stdout)
+    );
+}
+
+#[test]
+fn a_whole_game_is_played_as_a_series_of_moves_with_one_program_at_a_time() {
+    let dir = TempDir::new("correspondence-whole");
+    let db = dir.path("mailbox.sqlite3");
+    let server = Server::start(db.to_str().unwrap());
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    let game_id = set_up(&server, &host, &guest, "1d");
+
+    // Out of turn, and an illegal square: refused, nothing signed.
+    let h = host.game(&server).unwrap();
+    let (waiting, mover) = if h["my_turn"] == true {
+        (&guest, &host)
+    } else {
+        (&host, &guest)
+    };
+    let before = std::fs::read(waiting.log()).unwrap();
+    let out_of_turn = waiting.mv(&server, "f5");
+    assert!(!out_of_turn.status.success());
+    assert!(String::from_utf8_lossy(&out_of_turn.stderr).contains("not your turn"));
+    assert_eq!(std::fs::read(waiting.log()).unwrap(), before);
+    let before = std::fs::read(mover.log()).unwrap();
+    let illegal = mover.mv(&server, "a1");
+    assert!(!illegal.status.success());
+    let said = String::from_utf8_lossy(&illegal.stderr);
+    assert!(said.contains("a1") && said.contains("nothing signed"), "{said}");
+    assert_eq!(std::fs::read(mover.log()).unwrap(), before);
+
+    let played = play(&server, &host, &guest, 80);
+    assert!(played >= 9, "a whole game: {played} moves");
+    assert!(host.game(&server).is_none() && guest.game(&server).is_none());
+    assert_identical_and_clean(&host, &guest);
+    let records = std::fs::read_to_string(host.log()).unwrap().lines().count() as u64;
+    assert_eq!(server.held(&game_id), records, "the mailbox holds every record");
+}
+
+#[test]
+fn a_timeout_claim_wins_against_a_player_who_never_came_back() {
+    let dir = TempDir::new("correspondence-timeout");
+    let server = Server::start(":memory:");
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    set_up(&server, &host, &guest, "5m");
+    let h = host.game(&server).unwrap();
+    // The player not to move claims: too early first.
+    let claimant = if h["my_turn"] == true { &guest } else { &host };
+    let log = claimant.log();
+    let before = std::fs::read(&log).unwrap();
+    let early = claimant.mv(&server, "claim");
+    assert!(!early.status.success());
+    assert!(String::from_utf8_lossy(&early.stderr).contains("has not passed"));
+    assert_eq!(std::fs::read(&log).unwrap(), before, "nothing signed");
+    // Six minutes later (the clock moved for the test): the claim wins.
+    let late = claimant.run(
+        &[
+            "move",
+            log.to_str().unwrap(),
+            "claim",
+            "--server",
+            &server.url(),
+        ],
+        &[("REVERSI_CLOCK_OFFSET", "6m")],
+    );
+    assert!(
+        late.status.success(),
+        "{}",
+        String::from_utf8_lossy(&late.stderr)
+    );
+    let audit = reversi().arg("audit").arg(&log).output().unwrap();
+    let report = String::from_utf8_lossy(&audit.stdout);
+    assert!(audit.status.success() && report.contains("timeout"), "{report}");
+    // The late player's next visit takes the claim: the game is over for both.
+    assert!(host.game(&server).is_none() && guest.game(&server).is_none());
+    assert_identical_and_clean(&host, &guest);
+}
+
+#[test]
+fn a_restarted_server_keeps_every_game_and_a_lost_mailbox_is_refilled_by_the_players() {
+    let dir = TempDir::new("correspondence-restart");
+    let db = dir.path("mailbox.sqlite3");
+    let db = db.to_str().unwrap();
+    let server = Server::start(db);
+    let port = server.port;
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    let game_id = set_up(&server, &host, &guest, "1d");
+    assert_eq!(play(&server, &host, &guest, 6), 6);
+    let held = server.held(&game_id);
+    // SIGTERM and start again on the same file: everything is there.
+    server.stop();
+    let server = Server::start_on(port, db);
+    assert_eq!(server.held(&game_id), held);
+    assert_eq!(play(&server, &host, &guest, 4), 4);
+    // The mailbox is lost entirely: the players' logs refill it.
+    let held = server.held(&game_id);
+    server.kill();
+    let server = Server::start_on(port, ":memory:");
+    assert_eq!(server.db, ":memory:");
+    assert_eq!(server.get(&format!("/mailbox/games/{game_id}")).unwrap().0, 404);
+    // Each visit puts back what that player's log holds.
+    host.game(&server);
+    let host_records = std::fs::read_to_string(host.log()).unwrap().lines().count() as u64;
+    assert_eq!(server.held(&game_id), host_records);
+    guest.game(&server);
+    assert_eq!(server.held(&game_id), held, "the two visits put every record back");
+    play(&server, &host, &guest, 80);
+    assert_identical_and_clean(&host, &guest);
+}
+
+#[test]
+fn a_guest_whose_log_was_lost_gets_the_game_back_from_the_mailbox() {
+    let dir = TempDir::new("correspondence-restore");
+    let server = Server::start(":memory:");
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    set_up(&server, &host, &guest, "1d");
+    play(&server, &host, &guest, 3);
+    let log = guest.log();
+    let kept = std::fs::read(&log).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    let view = guest.game(&server).expect("restored");
+    assert_eq!(view["opponent"], "Ann");
+    // What the guest had, and the host's move since if there was one.
+    let restored = std::fs::read(guest.log()).unwrap();
+    assert!(restored.starts_with(&kept), "the restored log extends the lost one");
+    play(&server, &host, &guest, 80);
+    assert_identical_and_clean(&host, &guest);
+}
+
+/// A PostgreSQL server of its own in a temporary folder, stopped when dropped.
+struct Postgres {
+    dir: TempDir,
+    bin: PathBuf,
+    port: u16,
+}
+
+impl Postgres {
+    fn start(name: &str) -> Postgres {
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()
+            .and_then(|versions| {
+                versions
+                    .filter_map(Result::ok)
+                    .map(|v| v.path().join("bin"))
+                    .find(|b| b.join("initdb").exists())
+            })
+            .expect("PostgreSQL is not installed (Debian: postgresql); tests/all.sh installs it");
+        let dir = TempDir::new(name);
+        let data = dir.path("data");
+        let port = free_port();
+        // PostgreSQL refuses to run as root: run it as its own user.
+        let as_postgres = |program: &Path, args: &[&str]| {
+            let root = std::process::Command::new("id")
+                .arg("-u")
+                .output()
+                .map(|o| o.stdout == b"0\n")
+                .unwrap_or(false);
+            let mut command = if root {
+                let mut c = Command::new("runuser");
+                c.args(["-u", "postgres", "--"]).arg(program);
+                c
+            } else {
+                Command::new(program)
+            };
+            let output = command.args(args).output().unwrap();
+            assert!(
+                output.status.success(),
+                "{} {args:?}: {}",
+                program.display(),
+                String::from_utf8_lossy(&output.stderr)
+            );
+        };
+        let _ = Command::new("chown")
+            .args(["postgres:postgres", dir.0.to_str().unwrap()])
+            .status();
+        as_postgres(
+            &bin.join("initdb"),
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-U",
+                "reversi",
+                "--auth=trust",
+            ],
+        );
+        as_postgres(
+            &bin.join("pg_ctl"),
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-l",
+                dir.path("server.log").to_str().unwrap(),
+                "-o",
+                &format!(
+                    "-p {port} -c listen_addresses=127.0.0.1 -k {}",
+                    dir.0.display()
+                ),
+                "-w",
+                "start",
+            ],
+        );
+        Postgres { dir, bin, port }
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://reversi@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let data = self.dir.path("data");
+        let mut command = Command::new("runuser");
+        command
+            .args(["-u", "postgres", "--"])
+            .arg(self.bin.join("pg_ctl"))
+            .args(["-D", data.to_str().unwrap(), "-m", "immediate", "stop"]);
+        let _ = command.output();
+    }
+}
+
+#[test]
+#[ignore = "slow: starts a PostgreSQL server; tests/all.sh runs it"]
+fn two_servers_share_one_postgres_mailbox_and_the_game_survives_one_of_them_killed() {
+    let postgres = Postgres::start("correspondence-postgres");
+    let dir = TempDir::new("correspondence-postgres-players");
+    let first = Server::start(&postgres.url());
+    let second = Server::start(&postgres.url());
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    let game_id = set_up(&first, &host, &guest, "1d");
+    assert_eq!(second.held(&game_id), 4, "the other instance sees the same store");
+    assert_eq!(play(&first, &host, &guest, 8), 8);
+    let held = first.held(&game_id);
+    first.kill();
+    // The players go on through the other instance.
+    assert_eq!(second.held(&game_id), held, "every record is still there");
+    play(&second, &host, &guest, 80);
+    assert_identical_and_clean(&host, &guest);
+    let records = std::fs::read_to_string(host.log()).unwrap().lines().count() as u64;
+    assert_eq!(second.held(&game_id), records);
+    // A restart of that one keeps it all too.
+    let port = second.port;
+    second.stop();
+    let again = Server::start_on(port, &postgres.url());
+    assert_eq!(again.held(&game_id), records);
+}
