@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: the fast ones, the slow real-WebRTC games (marked #[ignore]
 # so that `cargo test --workspace --release` runs the fast ones alone), the
-# NAT traversal games on simulated networks, and a short chaos soak.
+# NAT traversal games on simulated networks, the mailbox on PostgreSQL,
+# and a short chaos soak.
 # Installs what a fresh Debian machine lacks. The simulated networks need
 # root (network namespaces); where they cannot be made those tests say why
 # and are skipped.
@@ -31,6 +32,16 @@ else
   echo "network namespace tests skipped: $why"
 fi
 
+
+# The mailbox's PostgreSQL test starts its own server from Debian's package.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+  else
+    echo "PostgreSQL is not installed and this is not root: the PostgreSQL test will say so and fail" >&2
+  fi
+fi
 
 cargo test --workspace --release -- --include-ignored
 

@@ -82,10 +82,7 @@ impl Server {
     /// SIGTERM, and wait for a clean exit.
     fn stop(mut self) {
         let pid = self.process.id().to_string();
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap();
+        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
         let status = self.process.wait().unwrap();
         assert!(status.success(), "the server stopped with {status}");
     }
@@ -149,8 +146,7 @@ impl Player {
             .args(args)
             .envs(env.iter().copied())
             .stdin(Stdio::null());
-        let output = command.output().unwrap();
-        output
+        command.output().unwrap()
     }
 
     fn ok(&self, args: &[&str]) -> String {
@@ -298,7 +294,10 @@ fn a_whole_game_is_played_as_a_series_of_moves_with_one_program_at_a_time() {
     let illegal = mover.mv(&server, "a1");
     assert!(!illegal.status.success());
     let said = String::from_utf8_lossy(&illegal.stderr);
-    assert!(said.contains("a1") && said.contains("nothing signed"), "{said}");
+    assert!(
+        said.contains("a1") && said.contains("nothing signed"),
+        "{said}"
+    );
     assert_eq!(std::fs::read(mover.log()).unwrap(), before);
 
     let played = play(&server, &host, &guest, 80);
@@ -306,7 +305,11 @@ fn a_whole_game_is_played_as_a_series_of_moves_with_one_program_at_a_time() {
     assert!(host.game(&server).is_none() && guest.game(&server).is_none());
     assert_identical_and_clean(&host, &guest);
     let records = std::fs::read_to_string(host.log()).unwrap().lines().count() as u64;
-    assert_eq!(server.held(&game_id), records, "the mailbox holds every record");
+    assert_eq!(
+        server.held(&game_id),
+        records,
+        "the mailbox holds every record"
+    );
 }
 
 #[test]
@@ -342,7 +345,10 @@ fn a_timeout_claim_wins_against_a_player_who_never_came_back() {
     );
     let audit = reversi().arg("audit").arg(&log).output().unwrap();
     let report = String::from_utf8_lossy(&audit.stdout);
-    assert!(audit.status.success() && report.contains("timeout"), "{report}");
+    assert!(
+        audit.status.success() && report.contains("timeout"),
+        "{report}"
+    );
     // The late player's next visit takes the claim: the game is over for both.
     assert!(host.game(&server).is_none() && guest.game(&server).is_none());
     assert_identical_and_clean(&host, &guest);
@@ -369,13 +375,20 @@ fn a_restarted_server_keeps_every_game_and_a_lost_mailbox_is_refilled_by_the_pla
     server.kill();
     let server = Server::start_on(port, ":memory:");
     assert_eq!(server.db, ":memory:");
-    assert_eq!(server.get(&format!("/mailbox/games/{game_id}")).unwrap().0, 404);
+    assert_eq!(
+        server.get(&format!("/mailbox/games/{game_id}")).unwrap().0,
+        404
+    );
     // Each visit puts back what that player's log holds.
     host.game(&server);
     let host_records = std::fs::read_to_string(host.log()).unwrap().lines().count() as u64;
     assert_eq!(server.held(&game_id), host_records);
     guest.game(&server);
-    assert_eq!(server.held(&game_id), held, "the two visits put every record back");
+    assert_eq!(
+        server.held(&game_id),
+        held,
+        "the two visits put every record back"
+    );
     play(&server, &host, &guest, 80);
     assert_identical_and_clean(&host, &guest);
 }
@@ -394,7 +407,10 @@ fn a_guest_whose_log_was_lost_gets_the_game_back_from_the_mailbox() {
     assert_eq!(view["opponent"], "Ann");
     // What the guest had, and the host's move since if there was one.
     let restored = std::fs::read(guest.log()).unwrap();
-    assert!(restored.starts_with(&kept), "the restored log extends the lost one");
+    assert!(
+        restored.starts_with(&kept),
+        "the restored log extends the lost one"
+    );
     play(&server, &host, &guest, 80);
     assert_identical_and_clean(&host, &guest);
 }
@@ -500,7 +516,11 @@ fn two_servers_share_one_postgres_mailbox_and_the_game_survives_one_of_them_kill
     let second = Server::start(&postgres.url());
     let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
     let game_id = set_up(&first, &host, &guest, "1d");
-    assert_eq!(second.held(&game_id), 4, "the other instance sees the same store");
+    assert_eq!(
+        second.held(&game_id),
+        4,
+        "the other instance sees the same store"
+    );
     assert_eq!(play(&first, &host, &guest, 8), 8);
     let held = first.held(&game_id);
     first.kill();

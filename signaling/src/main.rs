@@ -182,7 +182,6 @@ fn main() -> ExitCode {
                 burst: args.mailbox_rate.max(1).saturating_mul(10),
                 refill: Duration::from_secs(1) / args.mailbox_rate.max(1),
             },
-            ..MailboxConfig::default()
         }),
         ..Config::default()
     };
