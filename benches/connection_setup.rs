@@ -183,7 +183,7 @@ fn main() {
     // On this machine, through a stand-alone server on loopback.
     let _server = Process(
         Command::new(&signaling)
-            .args(["--bind", "127.0.0.1:35361"])
+            .args(["--bind", "127.0.0.1:35361", "--db", ":memory:"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

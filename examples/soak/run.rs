@@ -431,7 +431,7 @@ impl Soak<'_> {
         let child = self
             .net
             .exec(&self.net.core, &self.programs.signaling)
-            .args(["--bind", "0.0.0.0:3536"])
+            .args(["--bind", "0.0.0.0:3536", "--db", ":memory:"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

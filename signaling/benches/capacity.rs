@@ -100,6 +100,8 @@ fn main() {
             "127.0.0.1:0",
             "--log-format",
             "json",
+            "--db",
+            ":memory:",
             "--max-per-ip",
             "100000",
             "--max-connections",
