@@ -536,3 +536,59 @@ fn two_servers_share_one_postgres_mailbox_and_the_game_survives_one_of_them_kill
     let again = Server::start_on(port, &postgres.url());
     assert_eq!(again.held(&game_id), records);
 }
+
+#[test]
+#[ignore = "slow: a live player over WebRTC; tests/all.sh runs it"]
+fn a_live_program_plays_a_correspondence_opponent_through_the_mailbox() {
+    let dir = TempDir::new("correspondence-live");
+    let server = Server::start(":memory:");
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    set_up(&server, &host, &guest, "1d");
+    // The guest leaves its program running (the computer plays for it);
+    // the host comes by now and then with `reversi move`.
+    let guest_log = guest.log();
+    let live = KillOnDrop(
+        reversi()
+            .arg("--data-dir")
+            .arg(&guest.dir)
+            .args(["resume", guest_log.to_str().unwrap(), "--bot", "1"])
+            .args(["--server", &server.url()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(dir.path("live.stderr")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let mut host_moves = 0;
+    let started = Instant::now();
+    while host_moves < 3 {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the live guest answered: {}",
+            std::fs::read_to_string(dir.path("live.stderr")).unwrap_or_default()
+        );
+        let view = host.game(&server).expect("the game goes on");
+        if view["my_turn"] == true {
+            let square = view["legal"][0].as_str().unwrap().to_string();
+            assert!(host.mv(&server, &square).status.success());
+            host_moves += 1;
+        } else {
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+    // The live guest has the host's moves in its log.
+    let wait = Instant::now();
+    loop {
+        let host_log = std::fs::read(host.log()).unwrap();
+        let guest_now = std::fs::read(&guest_log).unwrap();
+        if guest_now.starts_with(&host_log) {
+            break;
+        }
+        assert!(
+            wait.elapsed() < Duration::from_secs(30),
+            "the guest's log has the host's moves"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    drop(live);
+}

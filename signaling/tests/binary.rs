@@ -14,7 +14,14 @@ use tokio_tungstenite::tungstenite::Message;
 #[tokio::test]
 async fn sigterm_closes_connections_and_exits_0() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_reversi-signaling"))
-        .args(["--bind", "127.0.0.1:0", "--log-format", "json", "--db", ":memory:"])
+        .args([
+            "--bind",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+            "--db",
+            ":memory:",
+        ])
         .env_remove("RUST_LOG")
         .stdout(Stdio::piped())
         .spawn()

@@ -163,6 +163,8 @@ pub struct Driver {
     ice_in_use: IceServers,
     /// How the current peer is reached, once known.
     route: Option<Route>,
+    /// The game's copy in the signaling server's mailbox.
+    mailbox: Option<super::mailbox_sync::MailboxSync>,
 }
 
 impl std::fmt::Debug for Driver {
@@ -179,7 +181,6 @@ impl Driver {
         Driver {
             session,
             writer,
-            config,
             transport: None,
             peer: None,
             link: LinkPolicy::new(Instant::now(), now_ms()),
@@ -196,6 +197,8 @@ impl Driver {
             server_ice: None,
             ice_in_use: IceServers::default(),
             route: None,
+            mailbox: super::mailbox_sync::MailboxSync::for_room(&config.room_url),
+            config,
         }
     }
 
@@ -281,6 +284,7 @@ impl Driver {
             }
             self.connect_if_due(on_event).await?;
             self.poll_transport(on_event)?;
+            self.take_from_mailbox(on_event)?;
             self.learn_route();
             self.send_heartbeat();
             self.take_turn(mover, on_event)?;
@@ -606,6 +610,30 @@ impl Driver {
         }
     }
 
+    /// Records the opponent left in the mailbox, verified like theirs.
+    fn take_from_mailbox(
+        &mut self,
+        on_event: &mut (dyn FnMut(&Event) + Send),
+    ) -> Result<(), DriverError> {
+        let connected = self.peer.is_some();
+        let Some(sync) = &mut self.mailbox else {
+            return Ok(());
+        };
+        let Some(records) = sync.poll(self.session.records(), connected) else {
+            return Ok(());
+        };
+        for record in records {
+            match self.session.relayed(record, now_ms()) {
+                Ok(outputs) => self.execute(outputs, on_event)?,
+                Err(reason) => {
+                    tracing::warn!("a record from the mailbox was refused: {reason}");
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn claim_if_late(
         &mut self,
         on_event: &mut (dyn FnMut(&Event) + Send),
@@ -629,7 +657,12 @@ impl Driver {
     ) -> Result<(), DriverError> {
         for output in outputs {
             match output {
-                Output::Persist(record) => self.writer.append(&record)?,
+                Output::Persist(record) => {
+                    self.writer.append(&record)?;
+                    if let Some(sync) = &mut self.mailbox {
+                        sync.poke();
+                    }
+                }
                 Output::Send(bytes) => {
                     if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer) {
                         transport.send(peer, bytes);

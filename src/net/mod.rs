@@ -7,6 +7,7 @@ pub mod embedded_server;
 pub mod ice;
 pub mod link;
 pub mod mailbox;
+pub mod mailbox_sync;
 pub mod room_code;
 pub mod server_url;
 pub mod session;

@@ -386,7 +386,16 @@ impl Lab {
         let server = Command::new("ip")
             .args(["netns", "exec", &self.inet])
             .arg(signaling)
-            .args(["--bind", "0.0.0.0:3536", "--db", ":memory:", "--stun", STUN, "--turn", TURN])
+            .args([
+                "--bind",
+                "0.0.0.0:3536",
+                "--db",
+                ":memory:",
+                "--stun",
+                STUN,
+                "--turn",
+                TURN,
+            ])
             .args(["--turn-secret", SECRET])
             .stdout(Stdio::null())
             .stderr(log("signaling.log")?)
