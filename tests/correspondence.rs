@@ -14,6 +14,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use support::postgres::Postgres;
 use support::{KillOnDrop, TempDir};
 
 fn reversi() -> Command {
@@ -32,13 +33,7 @@ fn server_binary() -> PathBuf {
     path
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use support::postgres::free_port;
 
 /// A running `reversi-signaling` with its mailbox.
 struct Server {
@@ -413,98 +408,6 @@ fn a_guest_whose_log_was_lost_gets_the_game_back_from_the_mailbox() {
     );
     play(&server, &host, &guest, 80);
     assert_identical_and_clean(&host, &guest);
-}
-
-/// A PostgreSQL server of its own in a temporary folder, stopped when dropped.
-struct Postgres {
-    dir: TempDir,
-    bin: PathBuf,
-    port: u16,
-}
-
-impl Postgres {
-    fn start(name: &str) -> Postgres {
-        let bin = std::fs::read_dir("/usr/lib/postgresql")
-            .ok()
-            .and_then(|versions| {
-                versions
-                    .filter_map(Result::ok)
-                    .map(|v| v.path().join("bin"))
-                    .find(|b| b.join("initdb").exists())
-            })
-            .expect("PostgreSQL is not installed (Debian: postgresql); tests/all.sh installs it");
-        let dir = TempDir::new(name);
-        let data = dir.path("data");
-        let port = free_port();
-        // PostgreSQL refuses to run as root: run it as its own user.
-        let as_postgres = |program: &Path, args: &[&str]| {
-            let root = std::process::Command::new("id")
-                .arg("-u")
-                .output()
-                .map(|o| o.stdout == b"0\n")
-                .unwrap_or(false);
-            let mut command = if root {
-                let mut c = Command::new("runuser");
-                c.args(["-u", "postgres", "--"]).arg(program);
-                c
-            } else {
-                Command::new(program)
-            };
-            let output = command.args(args).output().unwrap();
-            assert!(
-                output.status.success(),
-                "{} {args:?}: {}",
-                program.display(),
-                String::from_utf8_lossy(&output.stderr)
-            );
-        };
-        let _ = Command::new("chown")
-            .args(["postgres:postgres", dir.0.to_str().unwrap()])
-            .status();
-        as_postgres(
-            &bin.join("initdb"),
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-U",
-                "reversi",
-                "--auth=trust",
-            ],
-        );
-        as_postgres(
-            &bin.join("pg_ctl"),
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-l",
-                dir.path("server.log").to_str().unwrap(),
-                "-o",
-                &format!(
-                    "-p {port} -c listen_addresses=127.0.0.1 -k {}",
-                    dir.0.display()
-                ),
-                "-w",
-                "start",
-            ],
-        );
-        Postgres { dir, bin, port }
-    }
-
-    fn url(&self) -> String {
-        format!("postgres://reversi@127.0.0.1:{}/postgres", self.port)
-    }
-}
-
-impl Drop for Postgres {
-    fn drop(&mut self) {
-        let data = self.dir.path("data");
-        let mut command = Command::new("runuser");
-        command
-            .args(["-u", "postgres", "--"])
-            .arg(self.bin.join("pg_ctl"))
-            .args(["-D", data.to_str().unwrap(), "-m", "immediate", "stop"]);
-        let _ = command.output();
-    }
 }
 
 #[test]

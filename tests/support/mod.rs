@@ -4,6 +4,7 @@
 
 pub mod logs;
 pub mod naive_rules;
+pub mod postgres;
 
 use reversi::cli::rule_args::RuleArgs;
 use reversi::{Rules, Square};

@@ -100,21 +100,41 @@ impl Store {
     pub async fn open(spec: &str) -> Result<Store, StoreError> {
         install_default_drivers();
         let postgres = spec.starts_with("postgres://") || spec.starts_with("postgresql://");
+        // SQLite has one writer at a time: one connection serves every
+        // request in turn instead of many waiting on its lock (and each
+        // connection to :memory: would be a database of its own).
         let (url, connections) = if postgres {
             (spec.to_string(), 8)
         } else if spec == ":memory:" {
-            // One connection: each SQLite connection to :memory: is its own database.
             ("sqlite::memory:".to_string(), 1)
         } else if spec.starts_with("sqlite:") {
-            (spec.to_string(), 4)
+            (spec.to_string(), 1)
         } else {
-            (format!("sqlite://{spec}?mode=rwc"), 4)
+            (format!("sqlite://{spec}?mode=rwc"), 1)
         };
         let failed = |reason: String| StoreError::Open {
             url: redact(spec),
             reason,
         };
         let pool = AnyPoolOptions::new()
+            .after_connect(move |connection, _| {
+                Box::pin(async move {
+                    if !postgres {
+                        // WAL: readers do not wait for the writer, and a
+                        // commit is one append. NORMAL: a commit survives
+                        // the server's crash; only a power cut can lose the
+                        // last ones (the players' logs still hold them).
+                        for pragma in [
+                            "PRAGMA journal_mode = WAL",
+                            "PRAGMA synchronous = NORMAL",
+                            "PRAGMA busy_timeout = 5000",
+                        ] {
+                            sqlx::query(pragma).execute(&mut *connection).await?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
             .max_connections(connections)
             .min_connections(if spec == ":memory:" { 1 } else { 0 })
             // An in-memory database lives only while its connection does.
@@ -126,11 +146,6 @@ impl Store {
         let migrated = if postgres {
             sqlx::migrate!("./migrations/postgres").run(&pool).await
         } else {
-            // Readers do not wait for the writer.
-            sqlx::query("PRAGMA journal_mode = WAL")
-                .execute(&pool)
-                .await
-                .map_err(|e| failed(e.to_string()))?;
             sqlx::migrate!("./migrations/sqlite").run(&pool).await
         };
         migrated.map_err(|e| failed(e.to_string()))?;
