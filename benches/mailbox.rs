@@ -7,7 +7,6 @@
 //! games of 10 moves, so 14 records each). PostgreSQL is skipped with a
 //! note when Debian's package is not installed.
 
-#[allow(dead_code)]
 #[path = "../tests/support/mod.rs"]
 mod support;
 
@@ -18,11 +17,11 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use reversi::Rules;
 use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
 use reversi::match_log::record::hex;
 use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::match_log::{Identity, Record};
-use reversi::Rules;
 use support::postgres::{Postgres, free_port};
 use support::{KillOnDrop, TempDir};
 
@@ -42,7 +41,10 @@ fn request(port: u16, method: &str, path: &str, body: &[u8]) -> u16 {
     stream.write_all(body).unwrap();
     let mut answer = Vec::new();
     stream.read_to_end(&mut answer).unwrap();
-    std::str::from_utf8(&answer[9..12]).unwrap().parse().unwrap()
+    std::str::from_utf8(&answer[9..12])
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 fn games(count: usize, moves: usize) -> Vec<Vec<Record>> {
@@ -69,11 +71,12 @@ fn games(count: usize, moves: usize) -> Vec<Vec<Record>> {
             )
             .unwrap();
             for m in 0..moves {
-                let Some(square) = game
-                    .verifier()
-                    .current_position()
-                    .and_then(|p| p.legal_moves().squares().nth(i % 3).or(p.legal_moves().squares().next()))
-                else {
+                let Some(square) = game.verifier().current_position().and_then(|p| {
+                    p.legal_moves()
+                        .squares()
+                        .nth(i % 3)
+                        .or(p.legal_moves().squares().next())
+                }) else {
                     break;
                 };
                 game.play(square, 1_796_000_000_000 + m as u64).unwrap();
@@ -98,7 +101,12 @@ fn start_server(db: &str) -> (KillOnDrop, u16) {
     let port = free_port();
     let child = Command::new(bin("reversi-signaling"))
         .args(["--bind", &format!("127.0.0.1:{port}"), "--db", db])
-        .args(["--mailbox-rate", "10000000", "--mailbox-max-per-key", "100000"])
+        .args([
+            "--mailbox-rate",
+            "10000000",
+            "--mailbox-max-per-key",
+            "100000",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -126,7 +134,12 @@ fn measure(name: &str, db: &str, games: &[Vec<Record>], size: impl Fn() -> u64) 
                     let Some(game) = games.get(i) else { break };
                     for record in game {
                         let status = request(port, "POST", "/mailbox/records", &record.to_bytes());
-                        assert_eq!(status, 201, "{name}: game {i} record {}", record.content().seq);
+                        assert_eq!(
+                            status,
+                            201,
+                            "{name}: game {i} record {}",
+                            record.content().seq
+                        );
                     }
                 }
             });
@@ -181,7 +194,10 @@ fn move_latency() {
             .args(args)
             .output()
             .unwrap();
-        (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
     };
     let mut samples = Vec::new();
     for round in 0..2 {
@@ -193,7 +209,9 @@ fn move_latency() {
             for who in [&host, &guest] {
                 let (_, listed) = run(who, &["games", "--json", "--server", &url]);
                 let games: serde_json::Value = serde_json::from_str(&listed).unwrap();
-                let Some(game) = games.as_array().and_then(|g| g.first()) else { continue };
+                let Some(game) = games.as_array().and_then(|g| g.first()) else {
+                    continue;
+                };
                 if game["my_turn"] != true {
                     continue;
                 }
@@ -221,7 +239,10 @@ fn move_latency() {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let count = args.first().copied().unwrap_or(10_000);
     let moves = args.get(1).copied().unwrap_or(10);
     let games = games(count, moves);
@@ -233,7 +254,8 @@ fn main() {
             .map(|s| std::fs::metadata(format!("{}{s}", file.display())).map_or(0, |m| m.len()))
             .sum()
     });
-    let have_postgres = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some());
+    let have_postgres =
+        std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some());
     if have_postgres {
         let postgres = Postgres::start("bench-postgres");
         let before = postgres.disk_bytes();

@@ -436,3 +436,57 @@ fn an_unfinished_game_against_the_computer_is_resumed_after_a_restart() {
             .is_some()
     );
 }
+
+#[test]
+fn your_games_lists_a_correspondence_game_and_opens_it() {
+    let dir = TempDir::new("your-games");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime
+        .block_on(reversi_signaling::start(
+            "127.0.0.1:0".parse().unwrap(),
+            reversi_signaling::Config {
+                mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
+                ..Default::default()
+            },
+        ))
+        .unwrap();
+    let url = format!("ws://{}", server.addr);
+    let cli = |data: &str, args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .arg("--data-dir")
+            .arg(dir.path(data))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let code = cli(
+        "host",
+        &["host", "--detach", "--server", &url, "--name", "Ann"],
+    );
+    cli("guest", &["join", code.trim(), "--detach", "--name", "Ben"]);
+    cli("host", &["games", "--server", &url]);
+    let dir_guest = TempDir(dir.path("guest"));
+    let settings = Settings {
+        server_url: url.clone(),
+        ..light()
+    };
+    let mut harness = app(&dir_guest, settings);
+    wait_for(&mut harness, "the game in Your games", |h| {
+        h.query_by_label("Your games").is_some() && h.query_by_label("Ann").is_some()
+    });
+    // The guest's visit revealed: the coin is flipped, a clock runs.
+    wait_for(&mut harness, "whose move it is", |h| {
+        h.query_by_label_contains("move (").is_some() && h.query_by_label_contains("left").is_some()
+    });
+    harness.get_by_label("Open").click();
+    wait_for(&mut harness, "the position", |h| {
+        h.query_by_label("Resign").is_some()
+    });
+    drop(harness);
+}

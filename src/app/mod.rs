@@ -6,6 +6,7 @@ pub mod board_view;
 pub mod local_game;
 pub mod log_viewer;
 pub mod network_game;
+pub mod your_games;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -77,6 +78,8 @@ pub struct Settings {
     pub setup: String,
     /// A game against the computer left unfinished, to resume from Home.
     pub saved_game: Option<SavedGame>,
+    /// Ask for attention when one of your games becomes your move.
+    pub notify_your_move: bool,
 }
 
 /// A game against the computer, as remembered between runs.
@@ -151,6 +154,7 @@ impl Default for Settings {
             options: option_strings(RuleOptions::default()),
             setup: String::new(),
             saved_game: None,
+            notify_your_move: true,
         }
     }
 }
@@ -187,6 +191,10 @@ pub struct ReversiApp {
     typed: String,
     message: Option<String>,
     seed: u64,
+    /// Home's list of network games, refreshed in the background.
+    your_games: Option<your_games::YourGames>,
+    /// Whether the title says it is your move.
+    titled_your_move: bool,
 }
 
 impl ReversiApp {
@@ -211,6 +219,8 @@ impl ReversiApp {
             typed: String::new(),
             message: None,
             seed: crate::net::driver::now_ms(),
+            your_games: None,
+            titled_your_move: false,
         }
     }
 
@@ -503,47 +513,82 @@ impl ReversiApp {
         self.ongoing_games(ui);
     }
 
-    /// Network games whose logs have not ended, with a Resume button each.
-    fn ongoing_games(&mut self, ui: &mut egui::Ui) {
+    /// Starts Home's list of network games once this data directory has
+    /// any (so a first run creates nothing).
+    fn start_your_games(&mut self, ctx: &egui::Context) {
+        if self.your_games.is_some() {
+            return;
+        }
         let Ok(data_dir) = DataDir::resolve(self.data_dir.as_deref()) else {
             return;
         };
-        let Ok(entries) = std::fs::read_dir(data_dir.path().join("games")) else {
+        let games_dir = data_dir.path().join("games");
+        if !games_dir.is_dir() {
+            return;
+        }
+        let Ok(identity) = data_dir.identity() else {
             return;
         };
-        let mut ongoing = Vec::new();
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|e| e == "log") {
-                let unfinished = crate::match_log::log_file::read_log(&path)
-                    .ok()
-                    .and_then(|l| crate::match_log::verify_log(&l.records).ok())
-                    .is_some_and(|v| v.end().is_none() && v.draw().is_some());
-                if unfinished {
-                    ongoing.push(path);
-                }
-            }
-        }
-        if ongoing.is_empty() {
+        let server = crate::net::server_url::ServerUrl::parse(self.settings.server_url.trim()).ok();
+        let ctx = ctx.clone();
+        self.your_games = Some(your_games::YourGames::start(
+            games_dir,
+            identity,
+            server,
+            move || ctx.request_repaint(),
+        ));
+    }
+
+    /// *Your games*: opponent, rules, whose turn, time left; *Open* shows
+    /// the position at once and plays on (live, and through the mailbox).
+    fn ongoing_games(&mut self, ui: &mut egui::Ui) {
+        self.start_your_games(ui.ctx());
+        let Some(listing) = self.your_games.as_ref().and_then(|g| g.listing()) else {
+            return;
+        };
+        if listing.games.is_empty() {
             return;
         }
+        let games = listing.games.clone();
         ui.separator();
-        ui.strong("Ongoing online games");
-        for path in ongoing {
-            ui.horizontal(|ui| {
-                ui.label(path.file_stem().unwrap_or_default().to_string_lossy());
-                if ui.button("Resume").clicked() {
-                    if let Ok(settings) = self.net_settings() {
-                        let ctx = ui.ctx().clone();
-                        let game = NetworkGame::start(
-                            NetStart::Resume(path.clone()),
-                            settings,
-                            move || ctx.request_repaint(),
-                        );
-                        self.screen = Screen::Network(Box::new(game));
-                    }
+        ui.horizontal(|ui| {
+            ui.strong("Your games");
+            if ui.small_button("Refresh").clicked() {
+                if let Some(list) = &self.your_games {
+                    list.refresh();
                 }
-            });
+            }
+        });
+        let mut open = None;
+        egui::Grid::new("your-games").striped(true).show(ui, |ui| {
+            for game in &games {
+                ui.label(game.opponent.as_deref().unwrap_or("(not yet accepted)"));
+                ui.label(game.rules.as_deref().unwrap_or(""))
+                    .on_hover_text(game.log.as_str());
+                let turn = your_games::turn_words(game);
+                if game.my_turn {
+                    ui.strong(turn);
+                } else {
+                    ui.label(turn);
+                }
+                ui.label(your_games::time_left(game));
+                if ui.button("Open").clicked() {
+                    open = Some(PathBuf::from(&game.log));
+                }
+                ui.end_row();
+            }
+        });
+        if let Some(path) = open {
+            match self.net_settings() {
+                Ok(settings) => {
+                    let ctx = ui.ctx().clone();
+                    let game = NetworkGame::start(NetStart::Resume(path), settings, move || {
+                        ctx.request_repaint()
+                    });
+                    self.screen = Screen::Network(Box::new(game));
+                }
+                Err(e) => self.message = Some(e),
+            }
         }
     }
 
@@ -610,6 +655,10 @@ impl ReversiApp {
                 .text("seconds the computer may think per move"),
         );
         ui.checkbox(&mut self.settings.dark, "Dark theme");
+        ui.checkbox(
+            &mut self.settings.notify_your_move,
+            "Ask for attention when it is your move in one of your games",
+        );
         if ui.button("Back").clicked() {
             return Some(Screen::Home);
         }
@@ -973,6 +1022,32 @@ fn flip_progress(
     Some((discs, elapsed.as_secs_f32() / FLIP_TIME.as_secs_f32()))
 }
 
+impl ReversiApp {
+    /// When a listed game becomes this side's move: the window asks for
+    /// attention (the taskbar flashes) and its title says so.
+    fn notice_your_move(&mut self, ctx: &egui::Context) {
+        let Some(list) = &mut self.your_games else {
+            return;
+        };
+        let newly = list.poll();
+        if !newly.is_empty() && self.settings.notify_your_move {
+            ctx.send_viewport_cmd(egui::ViewportCommand::RequestUserAttention(
+                egui::UserAttentionType::Informational,
+            ));
+        }
+        let your_move = list.any_my_turn();
+        if your_move != self.titled_your_move {
+            self.titled_your_move = your_move;
+            let title = if your_move {
+                "Reversi — your move"
+            } else {
+                "Reversi"
+            };
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
+        }
+    }
+}
+
 impl eframe::App for ReversiApp {
     fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         ctx.set_theme(if self.settings.dark {
@@ -980,6 +1055,7 @@ impl eframe::App for ReversiApp {
         } else {
             egui::Theme::Light
         });
+        self.notice_your_move(ctx);
         let next = match &self.screen {
             Screen::Local(_) => self.local(ctx),
             Screen::Network(_) => self.network(ctx),

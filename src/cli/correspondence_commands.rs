@@ -3,24 +3,21 @@
 //! visits the signaling server's mailbox and exits; the other player's
 //! program need not be running.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use serde_json::{Value, json};
 
 use super::CliError;
-use super::network_commands::{RoomFile, default_log, games_dir, parse_server};
+use super::network_commands::{default_log, games_dir, parse_server};
 use crate::data_dir::DataDir;
-use crate::engine::{Color, Square};
-use crate::match_log::log_file::{LogWriter, read_log, write_log};
-use crate::match_log::record::{Digest, hex};
+use crate::engine::Square;
+use crate::match_log::log_file::{LogWriter, write_log};
 use crate::match_log::verify::Phase;
 use crate::match_log::{Identity, Seat, verify_log};
-use crate::net::correspondence::{CorrespondenceError, OpenGame, Visit, apply_outputs, room_of};
+use crate::net::correspondence::{OpenGame, Visit, apply_outputs, refresh_all};
 use crate::net::mailbox::Mailbox;
-use crate::net::mailbox::MailboxError;
 use crate::net::room_code::RoomCode;
+use crate::net::room_file::RoomFile;
 use crate::net::server_url::ServerUrl;
 use crate::net::session::{ActionError, HostTerms, Session};
 
@@ -85,30 +82,25 @@ fn mailbox_error(e: impl std::fmt::Display) -> CliError {
     CliError::Network(e.to_string())
 }
 
-/// Opens a log for correspondence: its session and the mailbox's server.
+/// Opens a log for correspondence: its session and the mailbox's server
+/// (`--server`, else the one its room file names).
 fn open_game(
     path: &Path,
     identity: Identity,
     server_flag: Option<&str>,
 ) -> Result<(OpenGame, Option<ServerUrl>), CliError> {
-    let loaded = read_log(path).map_err(CliError::LogFile)?;
-    let session = Session::resume(identity, loaded.records.clone())
-        .map_err(|e| CliError::Network(format!("{}: {e}", path.display())))?;
-    let writer = LogWriter::open_append(path, &loaded).map_err(CliError::LogFile)?;
-    let room_file = RoomFile::read(path);
+    let (game, named) = OpenGame::open(path, identity).map_err(mailbox_error)?;
     let server = match server_flag {
         Some(url) => Some(parse_server(url)?),
-        None => room_file.server(),
+        None => named,
     };
-    Ok((
-        OpenGame {
-            path: path.to_path_buf(),
-            session,
-            writer,
-            room: room_file.room(),
-        },
-        server,
-    ))
+    Ok((game, server))
+}
+
+fn write_room_file(room_file: RoomFile, log: &Path) -> Result<(), CliError> {
+    room_file
+        .write(log)
+        .map_err(|e| CliError::Network(format!("{}: {e}", RoomFile::path(log).display())))
 }
 
 /// `reversi host --detach`: signs an open genesis, files it in the
@@ -143,7 +135,7 @@ pub fn host_detached(
         now,
     );
     let mut writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
-    RoomFile::new(server.room_url(code.room()), None).write(&log)?;
+    write_room_file(RoomFile::new(server.room_url(code.room()), None), &log)?;
     let mut visit = Visit::default();
     apply_outputs(&log, &mut writer, outputs, &mut visit).map_err(CliError::LogFile)?;
     let game = OpenGame {
@@ -221,7 +213,7 @@ pub fn join_detached(
                 )));
             }
             write_log(&log, &records).map_err(CliError::LogFile)?;
-            RoomFile::new(server.room_url(code.room()), None).write(&log)?;
+            write_room_file(RoomFile::new(server.room_url(code.room()), None), &log)?;
             return Ok(format!(
                 "your log of this game was restored from the mailbox: {}\n",
                 log.display()
@@ -238,7 +230,7 @@ pub fn join_detached(
             continue;
         };
         let mut writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
-        RoomFile::new(server.room_url(code.room()), None).write(&log)?;
+        write_room_file(RoomFile::new(server.room_url(code.room()), None), &log)?;
         let mut visit = Visit::default();
         apply_outputs(&log, &mut writer, outputs, &mut visit).map_err(CliError::LogFile)?;
         if let Some(reason) = visit.halted {
@@ -276,204 +268,48 @@ pub fn join_detached(
     )))
 }
 
-/// The log files in the data directory's games folder.
-fn local_logs(data_dir: &DataDir) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(games_dir(data_dir)) else {
-        return Vec::new();
-    };
-    let mut logs: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "log"))
-        .collect();
-    logs.sort();
-    logs
-}
-
 /// `reversi games`: every unfinished game of this identity, brought up to
 /// date with the mailbox first (and any game the mailbox has that no local
 /// log holds is restored from it).
 pub fn games(args: &GamesArgs, data_dir: &DataDir) -> Result<String, CliError> {
     let identity = data_dir.identity()?;
-    let me = identity.public_key();
-    let flag_server = args.server.as_deref().map(parse_server).transpose()?;
-    let runtime = runtime()?;
+    let server = args.server.as_deref().map(parse_server).transpose()?;
     let now = clock_ms()?;
-    // Local games by id.
-    let mut local: BTreeMap<Digest, PathBuf> = BTreeMap::new();
-    let mut servers: Vec<ServerUrl> = flag_server.iter().cloned().collect();
-    for path in local_logs(data_dir) {
-        let Ok(loaded) = read_log(&path) else {
-            eprintln!("skipped {}: not a readable log", path.display());
-            continue;
-        };
-        let Some(first) = loaded.records.first() else {
-            continue;
-        };
-        local.insert(first.hash(), path.clone());
-        if flag_server.is_none() {
-            if let Some(server) = RoomFile::read(&path).server() {
-                if !servers.contains(&server) {
-                    servers.push(server);
-                }
-            }
-        }
-    }
-    // Games the mailboxes know that no local log holds: restore them.
-    for server in &servers {
-        let mailbox = Mailbox::new(server.clone());
-        let listed = match runtime.block_on(mailbox.games_of(&me)) {
-            Ok(listed) => listed,
-            Err(e) => {
-                eprintln!("{server}: {e}");
-                continue;
-            }
-        };
-        for game in listed {
-            if game.ended || local.contains_key(&game.game_id) {
-                continue;
-            }
-            let Ok(Some((_, records))) = runtime.block_on(mailbox.records(&game.game_id, 0)) else {
-                continue;
-            };
-            let mine = verify_log(&records).is_ok_and(|v| {
-                [Seat::Host, Seat::Guest]
-                    .iter()
-                    .any(|&s| v.player(s).is_some_and(|p| p.key == me))
-            });
-            if !mine {
-                continue;
-            }
-            let path = games_dir(data_dir).join(format!("{}.log", &hex(&game.game_id)[..16]));
-            if path.exists() {
-                continue;
-            }
-            if let Err(e) = std::fs::create_dir_all(games_dir(data_dir))
-                .map_err(|e| e.to_string())
-                .and_then(|()| write_log(&path, &records).map_err(|e| e.to_string()))
-            {
-                eprintln!("cannot restore {}: {e}", path.display());
-                continue;
-            }
-            match room_of(&records) {
-                Some(room) => RoomFile::new(server.room_url(&room), None).write(&path)?,
-                None => RoomFile::mailbox_only(server).write(&path)?,
-            }
-            eprintln!("restored from the mailbox: {}", path.display());
-            local.insert(game.game_id, path);
-        }
-    }
-    let mut rows = Vec::new();
-    for path in local.values() {
-        let (mut game, server) = match open_game(path, identity.clone(), args.server.as_deref()) {
-            Ok(opened) => opened,
-            Err(e) => {
-                eprintln!("skipped {}: {e}", path.display());
-                continue;
-            }
-        };
-        let finished = game.session.outcome().is_some() && game.session.mine_acknowledged();
-        if !finished {
-            if let Some(server) = server {
-                let mailbox = Mailbox::new(server);
-                match runtime.block_on(game.visit(&mailbox, now)) {
-                    Ok(visit) => {
-                        for refused in &visit.refused {
-                            eprintln!("{}: {refused}", path.display());
-                        }
-                    }
-                    // A LAN game's embedded server keeps no mailbox.
-                    Err(CorrespondenceError::Mailbox(MailboxError::NoMailbox { .. })) => {}
-                    Err(e) => eprintln!("{}: {e}", path.display()),
-                }
-            }
-        }
-        if game.session.outcome().is_none() && game.session.halted().is_none() {
-            rows.push(game_row(&game, now));
-        }
+    let listing = runtime()?.block_on(refresh_all(
+        &games_dir(data_dir),
+        &identity,
+        server.as_ref(),
+        now,
+    ));
+    for note in &listing.notes {
+        eprintln!("{note}");
     }
     if args.json {
-        return Ok(format!("{}\n", Value::Array(rows)));
+        let rows = serde_json::to_value(&listing.games)
+            .map_err(|e| CliError::Network(format!("cannot write JSON: {e}")))?;
+        return Ok(format!("{rows}\n"));
     }
-    if rows.is_empty() {
+    if listing.games.is_empty() {
         return Ok("no unfinished games\n".into());
     }
     let mut out = String::new();
-    for row in rows {
-        let left = match row["deadline_left_secs"].as_u64() {
-            Some(secs) => {
-                humantime::format_duration(std::time::Duration::from_secs(secs)).to_string()
-            }
-            None => "-".into(),
-        };
+    for game in &listing.games {
+        let left = game.deadline_left_secs.map_or_else(
+            || "-".to_string(),
+            |secs| humantime::format_duration(std::time::Duration::from_secs(secs)).to_string(),
+        );
         out.push_str(&format!(
             "{}  vs {}  {}  you: {}  {}  ({} left)  {}\n",
-            row["room"].as_str().unwrap_or("-"),
-            row["opponent"].as_str().unwrap_or("(not yet known)"),
-            row["rules"].as_str().unwrap_or(""),
-            row["my_color"].as_str().unwrap_or("-"),
-            row["status"].as_str().unwrap_or(""),
+            game.room.as_deref().unwrap_or("-"),
+            game.opponent.as_deref().unwrap_or("(not yet known)"),
+            game.rules.as_deref().unwrap_or(""),
+            game.my_color.unwrap_or("-"),
+            game.status,
             left,
-            row["log"].as_str().unwrap_or(""),
+            game.log,
         ));
     }
     Ok(out)
-}
-
-fn color_name(color: Option<Color>) -> Value {
-    color.map_or(Value::Null, |c| json!(c.name()))
-}
-
-/// What a game's row says (see `reversi games --json`).
-fn game_row(game: &OpenGame, now: u64) -> Value {
-    let session = &game.session;
-    let verifier = session.verifier();
-    let me = session.seat();
-    let opponent = verifier.and_then(|v| v.player(me.other()));
-    let phase = verifier.map(|v| v.phase());
-    let rules = verifier.map(|v| {
-        v.draw()
-            .map_or(v.proposal().rules, |d| d.rules)
-            .options()
-            .to_string()
-    });
-    let to_move = session.position().and_then(|p| p.to_move());
-    let deadline_left = session
-        .deadline()
-        .map(|(_, at)| at.saturating_sub(now) / 1000);
-    let status = match (phase, session.my_turn()) {
-        (Some(Phase::AwaitAccept), _) => "waiting for the guest to accept".to_string(),
-        (Some(Phase::AwaitHostReveal), _) if me == Seat::Host => "your reveal is due".into(),
-        (Some(Phase::AwaitHostReveal), _) => "waiting for the host's reveal".into(),
-        (Some(Phase::AwaitGuestReveal), _) if me == Seat::Guest => "your reveal is due".into(),
-        (Some(Phase::AwaitGuestReveal), _) => "waiting for the guest's reveal".into(),
-        (Some(Phase::Playing), true) => "your move".into(),
-        (Some(Phase::Playing), false) => "their move".into(),
-        _ => "over".into(),
-    };
-    json!({
-        "room": game
-            .room
-            .clone()
-            .or_else(|| RoomFile::read(&game.path).room())
-            .or_else(|| room_of(session.records())),
-        "game_id": session.records().first().map(|r| hex(&r.hash())),
-        "log": game.path.display().to_string(),
-        "opponent": opponent.map(|p| p.name.clone()),
-        "opponent_fingerprint": opponent.map(|p| p.key.fingerprint().to_string()),
-        "rules": rules,
-        "my_color": color_name(session.my_color()),
-        "to_move": color_name(to_move),
-        "my_turn": session.my_turn(),
-        "legal": session
-            .position()
-            .filter(|_| session.my_turn())
-            .map_or_else(Vec::new, |p| p.legal_moves().squares().map(|s| s.to_string()).collect()),
-        "deadline_left_secs": deadline_left,
-        "deadline_passed": session.deadline().is_some_and(|(_, at)| at <= now),
-        "status": status,
-        "records": session.records().len(),
-    })
 }
 
 fn summary_line(session: &Session, visit: &Visit, log: &Path) -> String {

@@ -10,7 +10,6 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use clap::Args;
-use serde_json::json;
 
 use super::CliError;
 use super::board_command::outcome_text;
@@ -24,6 +23,7 @@ use crate::net::driver::{Action, Driver, DriverConfig, Mover};
 use crate::net::embedded_server::start_embedded;
 use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
+pub use crate::net::room_file::RoomFile;
 use crate::net::server_url::ServerUrl;
 use crate::net::session::{Event, HostTerms, Session};
 use crate::net::transport::IceServers;
@@ -160,87 +160,6 @@ pub struct ResumeArgs {
     play: PlayFlags,
 }
 
-/// The room a log belongs to, kept beside it (`LOG.room`) so `resume`
-/// can find the opponent again.
-fn room_file(log: &Path) -> PathBuf {
-    let mut name = log.file_name().unwrap_or_default().to_os_string();
-    name.push(".room");
-    log.with_file_name(name)
-}
-
-/// What `LOG.room` says: the room's URL on its signaling server, the
-/// embedded server's address when the host ran one, and the server whose
-/// mailbox holds the game when the room is unknown (a log restored from
-/// the mailbox).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RoomFile {
-    room_url: Option<String>,
-    embedded: Option<SocketAddr>,
-    mailbox: Option<String>,
-}
-
-impl RoomFile {
-    /// A room on a server.
-    pub fn new(room_url: String, embedded: Option<SocketAddr>) -> RoomFile {
-        RoomFile {
-            room_url: Some(room_url),
-            embedded,
-            mailbox: None,
-        }
-    }
-
-    /// Only the server whose mailbox holds the game.
-    pub fn mailbox_only(server: &ServerUrl) -> RoomFile {
-        RoomFile {
-            mailbox: Some(server.to_string()),
-            ..RoomFile::default()
-        }
-    }
-
-    /// Reads the file beside a log (empty if there is none or it is unreadable).
-    pub fn read(log: &Path) -> RoomFile {
-        let value: serde_json::Value = std::fs::read(room_file(log))
-            .ok()
-            .filter(|bytes| bytes.len() <= 4096)
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default();
-        RoomFile {
-            room_url: value["room_url"].as_str().map(str::to_string),
-            embedded: value["embedded_server"]
-                .as_str()
-                .and_then(|a| a.parse().ok()),
-            mailbox: value["mailbox"].as_str().map(str::to_string),
-        }
-    }
-
-    /// Writes it beside a log.
-    pub fn write(&self, log: &Path) -> Result<(), CliError> {
-        let text = json!({
-            "room_url": self.room_url,
-            "embedded_server": self.embedded.map(|a| a.to_string()),
-            "mailbox": self.mailbox,
-        });
-        std::fs::write(room_file(log), format!("{text}\n"))
-            .map_err(|e| CliError::Network(format!("{}: {e}", room_file(log).display())))
-    }
-
-    /// The room name.
-    pub fn room(&self) -> Option<String> {
-        let url = self.room_url.as_deref()?;
-        url.rsplit_once('/').map(|(_, room)| room.to_string())
-    }
-
-    /// The signaling server (whose mailbox holds the game, if it keeps one).
-    pub fn server(&self) -> Option<ServerUrl> {
-        let text = match (&self.room_url, &self.mailbox) {
-            (Some(url), _) => url.rsplit_once('/').map(|(server, _)| server.to_string())?,
-            (None, Some(server)) => server.clone(),
-            (None, None) => return None,
-        };
-        ServerUrl::parse(&text).ok()
-    }
-}
-
 /// A `--server` value, checked (`https://` becomes `wss://`).
 pub(super) fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
     ServerUrl::parse(text).map_err(|e| CliError::Network(e.to_string()))
@@ -328,7 +247,9 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
 }
 
 fn write_room_file(log: &Path, url: &str, embedded: Option<SocketAddr>) -> Result<(), CliError> {
-    RoomFile::new(url.to_string(), embedded).write(log)
+    RoomFile::new(url.to_string(), embedded)
+        .write(log)
+        .map_err(|e| CliError::Network(format!("{}: {e}", RoomFile::path(log).display())))
 }
 
 /// Runs `reversi join`.
@@ -389,7 +310,7 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
         );
     }
     let room = RoomFile::read(&args.log);
-    let stored_url = room.room_url.clone();
+    let stored_url = room.room_url().map(str::to_string);
     let room_name = room.room();
     let url = match (&args.server, stored_url, room_name) {
         // Checked like host's and join's (`https://` becomes `wss://`).
@@ -398,11 +319,11 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
         _ => {
             return Err(CliError::Network(format!(
                 "no room is recorded beside the log ({}); pass --server",
-                room_file(&args.log).display()
+                RoomFile::path(&args.log).display()
             )));
         }
     };
-    let embedded_addr = room.embedded;
+    let embedded_addr = room.embedded();
     let writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, args.log.clone(), None);
     runtime()?.block_on(async {

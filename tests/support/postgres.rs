@@ -118,7 +118,11 @@ impl Postgres {
                     .filter_map(Result::ok)
                     .map(|e| {
                         let p = e.path();
-                        if p.is_dir() { walk(&p) } else { e.metadata().map_or(0, |m| m.len()) }
+                        if p.is_dir() {
+                            walk(&p)
+                        } else {
+                            e.metadata().map_or(0, |m| m.len())
+                        }
                     })
                     .sum()
             })
