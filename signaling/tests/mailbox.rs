@@ -267,6 +267,16 @@ async fn quotas_and_floods_are_refused_with_their_reason() {
         body["error"].as_str().unwrap().contains("unfinished games"),
         "{body}"
     );
+    // A full mailbox.
+    let small = crate::server(MailboxConfig {
+        max_games: 1,
+        ..MailboxConfig::default()
+    })
+    .await;
+    assert_eq!(post(small.addr, &game(5, 6).records()[0]).await.0, 201);
+    let (status, body) = post(small.addr, &game(7, 8).records()[0]).await;
+    assert_eq!(status, 507);
+    assert!(body["error"].as_str().unwrap().contains("full"), "{body}");
     // A flood from one address.
     let mut statuses = Vec::new();
     for _ in 0..30 {

@@ -364,6 +364,47 @@ impl Store {
 mod tests {
     use super::*;
 
+    #[tokio::test]
+    async fn games_past_their_time_are_dropped_with_their_records() {
+        let store = Store::open(":memory:").await.unwrap();
+        for (id, expires) in [("a", 1_000), ("b", 5_000)] {
+            assert!(
+                store
+                    .create(id, "host", None, Some("ROOM"), b"genesis", 300, 0, expires)
+                    .await
+                    .unwrap()
+            );
+        }
+        let append = Append {
+            game_id: "b",
+            seq: 1,
+            bytes: b"accept",
+            head: "h",
+            guest_key: Some("guest"),
+            ended: true,
+            now_ms: 10,
+            expires_ms: 9_000,
+        };
+        assert_eq!(
+            store.append(append.clone()).await.unwrap(),
+            Appended::Stored
+        );
+        assert_eq!(store.append(append).await.unwrap(), Appended::Duplicate);
+        assert_eq!(store.purge(2_000).await.unwrap(), 1, "a expired");
+        assert!(store.game("a").await.unwrap().is_none());
+        assert!(store.records("a", 0).await.unwrap().is_empty());
+        let b = store.game("b").await.unwrap().unwrap();
+        assert!(b.ended && b.records == 2 && b.guest_key.as_deref() == Some("guest"));
+        assert_eq!(store.of_player("guest", 10).await.unwrap().len(), 1);
+        assert_eq!(
+            store.purge(8_999).await.unwrap(),
+            0,
+            "b's time was moved on"
+        );
+        assert_eq!(store.purge(9_001).await.unwrap(), 1);
+        assert!(store.records("b", 0).await.unwrap().is_empty());
+    }
+
     #[test]
     fn passwords_are_not_shown() {
         assert_eq!(
