@@ -28,7 +28,12 @@ async fn sigterm_closes_connections_and_exits_0() {
         .expect("the server starts");
     let stdout = child.stdout.take().unwrap();
     let mut lines = BufReader::new(stdout).lines();
-    let first = lines.next().expect("a log line").unwrap();
+    // The mailbox opens first; then the server says where it listens.
+    let first = lines
+        .by_ref()
+        .map(|l| l.unwrap())
+        .find(|l| l.contains("listening"))
+        .expect("the listening line");
     let entry: serde_json::Value = serde_json::from_str(&first).expect("JSON logs");
     let addr = entry["fields"]["addr"]
         .as_str()
@@ -105,7 +110,11 @@ fn sighup_reloads_the_certificate_and_says_so() {
         .spawn()
         .expect("the server starts");
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let first = lines.next().expect("a log line").unwrap();
+    let first = lines
+        .by_ref()
+        .map(|l| l.unwrap())
+        .find(|l| l.contains("listening"))
+        .expect("the listening line");
     assert!(first.contains("listening (TLS)"), "{first}");
     write_pair();
     // The handler is installed just after the listening line.

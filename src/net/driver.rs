@@ -80,7 +80,7 @@ pub enum DriverError {
     #[error("game halted: {0}")]
     Halted(String),
     /// The peer never appeared.
-    #[error("nobody joined the room within {} s: is the code right and is the host still waiting?", .0.as_secs())]
+    #[error("nobody joined the room within {} s: is the code right and is the host still waiting? (A game the host left in the mailbox with --detach is accepted with `reversi join CODE --detach`.)", .0.as_secs())]
     NoPeer(Duration),
     /// The opponent was in the room, but no connection to them could be made.
     #[error("the opponent is in the room, but no direct or relayed connection to them was found within {} s: {cause}", .waited.as_secs())]

@@ -108,7 +108,9 @@ fn check_step(before: &Session, after: &Session, what: &str) {
 /// game has gone before; each following byte is an input: connect,
 /// disconnect, raw bytes from the peer, an honest message bent at one byte,
 /// the next honest move of whoever's turn it is, a local move or
-/// resignation, or the clock jumping ahead (with a timeout claim). Returns how many records the
+/// resignation, a record relayed another way (the mailbox: the peer's as
+/// it is, or bent), or the clock jumping ahead (with a timeout claim).
+/// Returns how many records the
 /// session appended during the inputs.
 pub fn check_inputs(data: &[u8]) -> usize {
     let mut input = Input(data);
@@ -219,13 +221,32 @@ pub fn check_inputs(data: &[u8]) -> usize {
                     }
                 }
             }
-            _ => {
-                if input.byte() % 16 == 0 {
+            _ => match input.byte() % 16 {
+                0 => {
                     if let Ok(outputs) = victim.resign(now) {
                         deliver(&mut victim, &mut peer, outputs, now);
                     }
                 }
-            }
+                // A record relayed another way (the mailbox): one of the
+                // peer's, as it is or bent at one byte.
+                sub @ (1 | 2) => {
+                    let records = peer.records();
+                    let pick = usize::from(input.byte()) % records.len().max(1);
+                    if let Some(record) = records.get(pick) {
+                        let mut bytes = record.to_bytes();
+                        if sub == 2 {
+                            let at = usize::from(input.byte()) % bytes.len().max(1);
+                            bytes[at] ^= input.byte() | 1;
+                        }
+                        if let Ok(relayed) = crate::match_log::Record::decode(&bytes) {
+                            if let Ok(outputs) = victim.relayed(relayed, now) {
+                                deliver(&mut victim, &mut peer, outputs, now);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            },
         }
         check_step(&before, &victim, &what);
     }
@@ -243,6 +264,14 @@ mod tests {
         fn any_inputs_leave_the_session_sound(data in proptest::collection::vec(any::<u8>(), 0..600)) {
             check_inputs(&data);
         }
+    }
+
+    #[test]
+    fn bent_records_relayed_another_way_change_nothing() {
+        // Side, depth, then the peer's records relayed bent (7, 2, pick,
+        // place, mask) and as they are (7, 1, pick): nothing new to take.
+        let bent_only = check_inputs(&[0, 6, 7, 2, 0, 10, 4, 7, 2, 1, 40, 8, 7, 2, 3, 70, 2]);
+        assert_eq!(bent_only, 0, "a bent record appends nothing");
     }
 
     #[test]
