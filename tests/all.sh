@@ -48,5 +48,5 @@ cargo test --workspace --release -- --include-ignored
 if [ "$namespaces" = yes ]; then
   cargo build --release --workspace --bins --examples
   # Four games with faults (outages up to 30 s) under full CPU load.
-  target/release/examples/soak --games 4 --seed 11 --max-level 4 --max-down 30
+  "${CARGO_TARGET_DIR:-target}"/release/examples/soak --games 4 --seed 11 --max-level 4 --max-down 30
 fi

@@ -779,6 +779,11 @@ impl MatchVerifier {
         }
     }
 
+    /// The host, whom every genesis names.
+    pub fn host(&self) -> &Player {
+        &self.host
+    }
+
     /// Whether the game began as an open invitation (see [`Body::OpenGenesis`]).
     pub fn is_open(&self) -> bool {
         self.invite.is_some()

@@ -262,10 +262,7 @@ impl Mailbox {
             Err(e) => return refuse(StatusCode::BAD_REQUEST, e.to_string()),
         };
         let game_id = hex(&verifier.game_id());
-        let host_key = match verifier.player(Seat::Host) {
-            Some(host) => hex(&host.key.to_bytes()),
-            None => unreachable!("a verified genesis names its host"),
-        };
+        let host_key = hex(&verifier.host().key.to_bytes());
         let guest_key = verifier.player(Seat::Guest).map(|g| hex(&g.key.to_bytes()));
         match self.store.game(&game_id).await {
             Ok(Some(_)) => return already_stored(&game_id, 0),

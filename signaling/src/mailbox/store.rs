@@ -40,6 +40,27 @@ pub struct GameRow {
     pub deadline_secs: u32,
 }
 
+/// A `games` row (the columns of the listing queries, in order), decoded
+/// without trusting the database: a wrong type is an error, not a panic.
+fn game_row(row: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
+    let count = |i: usize| -> Result<u32, sqlx::Error> {
+        let n: i64 = row.try_get(i)?;
+        u32::try_from(n).map_err(|e| sqlx::Error::ColumnDecode {
+            index: i.to_string(),
+            source: Box::new(e),
+        })
+    };
+    Ok(GameRow {
+        game_id: row.try_get(0)?,
+        host_key: row.try_get(1)?,
+        guest_key: row.try_get(2)?,
+        records: count(3)?,
+        head: row.try_get(4)?,
+        ended: row.try_get::<i64, _>(5)? != 0,
+        deadline_secs: count(6)?,
+    })
+}
+
 /// What an append did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Appended {
@@ -161,15 +182,7 @@ impl Store {
         .bind(game_id)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.map(|row| GameRow {
-            game_id: row.get(0),
-            host_key: row.get(1),
-            guest_key: row.get(2),
-            records: row.get::<i64, _>(3) as u32,
-            head: row.get(4),
-            ended: row.get::<i64, _>(5) != 0,
-            deadline_secs: row.get::<i64, _>(6) as u32,
-        }))
+        Ok(row.as_ref().map(game_row).transpose()?)
     }
 
     /// The stored records of a game from `from` on, in order.
@@ -180,7 +193,10 @@ impl Store {
                 .bind(i64::from(from))
                 .fetch_all(&self.pool)
                 .await?;
-        Ok(rows.into_iter().map(|row| row.get(0)).collect())
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get(0))
+            .collect::<Result<_, _>>()?)
     }
 
     /// The stored record at one place.
@@ -190,7 +206,7 @@ impl Store {
             .bind(i64::from(seq))
             .fetch_optional(&self.pool)
             .await?;
-        Ok(row.map(|row| row.get(0)))
+        Ok(row.map(|row| row.try_get(0)).transpose()?)
     }
 
     /// How many games are stored, and how many unfinished ones this host has.
@@ -198,12 +214,12 @@ impl Store {
         let all: i64 = sqlx::query("SELECT COUNT(*) FROM games")
             .fetch_one(&self.pool)
             .await?
-            .get(0);
+            .try_get(0)?;
         let host: i64 = sqlx::query("SELECT COUNT(*) FROM games WHERE host_key = $1 AND ended = 0")
             .bind(host_key)
             .fetch_one(&self.pool)
             .await?
-            .get(0);
+            .try_get(0)?;
         Ok((all as u64, host as u64))
     }
 
@@ -321,18 +337,7 @@ impl Store {
             .bind(i64::from(limit))
             .fetch_all(&self.pool)
             .await?;
-        Ok(rows
-            .into_iter()
-            .map(|row| GameRow {
-                game_id: row.get(0),
-                host_key: row.get(1),
-                guest_key: row.get(2),
-                records: row.get::<i64, _>(3) as u32,
-                head: row.get(4),
-                ended: row.get::<i64, _>(5) != 0,
-                deadline_secs: row.get::<i64, _>(6) as u32,
-            })
-            .collect())
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
     }
 
     /// Drops the games whose time is up; returns how many.
