@@ -22,8 +22,8 @@ use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
 use reversi::match_log::record::hex;
 use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::match_log::{Identity, Record};
-use support::postgres::{Postgres, free_port};
-use support::{KillOnDrop, TempDir};
+use support::postgres::Postgres;
+use support::{KillOnDrop, TempDir, free_port};
 
 const CLIENTS: usize = 16;
 

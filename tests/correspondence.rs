@@ -33,7 +33,7 @@ fn server_binary() -> PathBuf {
     path
 }
 
-use support::postgres::free_port;
+use support::free_port;
 
 /// A running `reversi-signaling` with its mailbox.
 struct Server {

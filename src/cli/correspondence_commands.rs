@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::CliError;
-use super::network_commands::{default_log, games_dir, parse_server};
+use super::network_commands::{default_log, games_dir, parse_server, runtime};
 use crate::data_dir::DataDir;
 use crate::engine::Square;
 use crate::match_log::log_file::{LogWriter, write_log};
@@ -69,13 +69,6 @@ pub fn clock_ms() -> Result<u64, CliError> {
     } else {
         now.saturating_add(offset)
     })
-}
-
-fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::Network(format!("cannot start the async runtime: {e}")))
 }
 
 fn mailbox_error(e: impl std::fmt::Display) -> CliError {

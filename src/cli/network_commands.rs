@@ -345,7 +345,8 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
     })
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+/// The async runtime the network commands run in.
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -66,6 +66,15 @@ pub fn names(bb: reversi::Bitboard) -> Vec<String> {
     bb.squares().map(|s| s.to_string()).collect()
 }
 
+/// A free TCP port on loopback (free when asked).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// A temporary folder, removed when dropped.
 pub struct TempDir(pub std::path::PathBuf);
 

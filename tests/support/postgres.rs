@@ -4,16 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::TempDir;
-
-/// A free TCP port on loopback (free when asked).
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use super::{TempDir, free_port};
 
 /// A PostgreSQL server of its own in a temporary folder, stopped when dropped.
 pub struct Postgres {
