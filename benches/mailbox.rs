@@ -119,46 +119,45 @@ fn start_server(db: &str) -> (KillOnDrop, u16) {
     (KillOnDrop(child), port)
 }
 
+/// Runs `work` on every game, CLIENTS games at a time (a game's records
+/// stay in order within one client).
+fn in_parallel(games: &[Vec<Record>], work: impl Fn(usize, &Vec<Record>) + Sync) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..CLIENTS {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(game) = games.get(i) else { break };
+                    work(i, game);
+                }
+            });
+        }
+    });
+}
+
 /// Stores and fetches every game with CLIENTS clients; prints the figures.
 fn measure(name: &str, db: &str, games: &[Vec<Record>], size: impl Fn() -> u64) {
     let (server, port) = start_server(db);
     let baseline = rss_kib(server.id());
     let records: usize = games.iter().map(Vec::len).sum();
-    let next = AtomicUsize::new(0);
     let started = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..CLIENTS {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(game) = games.get(i) else { break };
-                    for record in game {
-                        let status = request(port, "POST", "/mailbox/records", &record.to_bytes());
-                        assert_eq!(
-                            status,
-                            201,
-                            "{name}: game {i} record {}",
-                            record.content().seq
-                        );
-                    }
-                }
-            });
+    in_parallel(games, |i, game| {
+        for record in game {
+            let status = request(port, "POST", "/mailbox/records", &record.to_bytes());
+            assert_eq!(
+                status,
+                201,
+                "{name}: game {i} record {}",
+                record.content().seq
+            );
         }
     });
     let stored = started.elapsed();
-    let next = AtomicUsize::new(0);
     let started = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..CLIENTS {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(game) = games.get(i) else { break };
-                    let path = format!("/mailbox/games/{}", hex(&game[0].hash()));
-                    assert_eq!(request(port, "GET", &path, &[]), 200);
-                }
-            });
-        }
+    in_parallel(games, |_, game| {
+        let path = format!("/mailbox/games/{}", hex(&game[0].hash()));
+        assert_eq!(request(port, "GET", &path, &[]), 200);
     });
     let fetched = started.elapsed();
     let per_10k = |v: f64| v * 10_000.0 / games.len() as f64;

@@ -477,10 +477,16 @@ async fn ice_servers(
     let with_credentials = shared.config.ice.issues_credentials();
     shared.metrics.ice_answered(with_credentials);
     info!(peer = %ip, turn_credentials = with_credentials, "ice servers handed out");
-    let mut response = axum::Json(answer).into_response();
+    fresh_json(StatusCode::OK, answer)
+}
+
+/// A JSON answer that must not be cached (credentials, mailbox contents)
+/// and that a page from another origin may read (the browser client may
+/// be served from elsewhere).
+fn fresh_json(status: StatusCode, body: impl serde::Serialize) -> Response {
+    let mut response = (status, axum::Json(body)).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    // The browser client may be served from another origin.
     headers.insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),

@@ -27,8 +27,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::{get, post};
 use data_encoding::{BASE64, HEXLOWER};
 use reversi_core::match_log::record::{Body, MAX_LOG_RECORDS, MAX_RECORD_BYTES, hex};
@@ -104,14 +104,7 @@ fn now_ms() -> i64 {
 }
 
 fn answer(status: StatusCode, body: serde_json::Value) -> Response {
-    let mut response = (status, axum::Json(body)).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    headers.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    response
+    crate::fresh_json(status, body)
 }
 
 fn refuse(status: StatusCode, reason: impl Into<String>) -> Response {
