@@ -11,6 +11,32 @@ use futures::StreamExt;
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 
+/// Kills the server by its pid when the test ends before it was reaped,
+/// so a failing test leaves no program running.
+struct KillOnDrop {
+    pid: u32,
+    armed: bool,
+}
+
+impl KillOnDrop {
+    fn new(child: &std::process::Child) -> KillOnDrop {
+        KillOnDrop {
+            pid: child.id(),
+            armed: true,
+        }
+    }
+}
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = Command::new("kill")
+                .args(["-KILL", &self.pid.to_string()])
+                .status();
+        }
+    }
+}
+
 #[tokio::test]
 async fn sigterm_closes_connections_and_exits_0() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_reversi-signaling"))
@@ -26,6 +52,7 @@ async fn sigterm_closes_connections_and_exits_0() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("the server starts");
+    let mut guard = KillOnDrop::new(&child);
     let stdout = child.stdout.take().unwrap();
     let mut lines = BufReader::new(stdout).lines();
     // The mailbox opens first; then the server says where it listens.
@@ -68,6 +95,7 @@ async fn sigterm_closes_connections_and_exits_0() {
         .await
         .unwrap()
         .unwrap();
+    guard.armed = false;
     assert_eq!(status.code(), Some(0));
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     assert!(rest.iter().any(|l| l.contains("room opened")), "{rest:?}");
@@ -109,6 +137,7 @@ fn sighup_reloads_the_certificate_and_says_so() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("the server starts");
+    let mut guard = KillOnDrop::new(&child);
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let first = lines
         .by_ref()
@@ -138,5 +167,6 @@ fn sighup_reloads_the_certificate_and_says_so() {
     );
     let _ = child.kill();
     let _ = child.wait();
+    guard.armed = false;
     let _ = std::fs::remove_dir_all(&dir);
 }
