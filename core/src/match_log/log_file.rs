@@ -134,6 +134,13 @@ fn key_view(key: &[u8; 32]) -> Value {
     })
 }
 
+/// A player as the records name them: key, fingerprint and name.
+fn player_view(player: &super::record::PlayerInfo) -> Value {
+    let mut view = key_view(&player.key);
+    view["name"] = json!(player.name);
+    view
+}
+
 /// The readable view of the proposed rules.
 fn rules_view(rules: &super::record::WireRules) -> Value {
     match RulesProposal::from_wire(rules) {
@@ -161,10 +168,8 @@ pub fn record_view(record: &Record) -> Value {
     let content = record.content();
     let body = match &content.body {
         Body::Genesis(g) => {
-            let mut host = key_view(&g.host.key);
-            host["name"] = json!(g.host.name);
-            let mut guest = key_view(&g.guest.key);
-            guest["name"] = json!(g.guest.name);
+            let host = player_view(&g.host);
+            let guest = player_view(&g.guest);
             json!({
                 "kind": "genesis",
                 "rules": rules_view(&g.rules),
@@ -175,8 +180,7 @@ pub fn record_view(record: &Record) -> Value {
             })
         }
         Body::OpenGenesis(g) => {
-            let mut host = key_view(&g.host.key);
-            host["name"] = json!(g.host.name);
+            let host = player_view(&g.host);
             json!({
                 "kind": "open_genesis",
                 "rules": rules_view(&g.rules),
@@ -187,8 +191,7 @@ pub fn record_view(record: &Record) -> Value {
             })
         }
         Body::OpenAccept(a) => {
-            let mut guest = key_view(&a.guest.key);
-            guest["name"] = json!(a.guest.name);
+            let guest = player_view(&a.guest);
             json!({
                 "kind": "open_accept",
                 "guest": guest,

@@ -195,11 +195,19 @@ impl Mailbox {
         self.store.close().await;
     }
 
-    fn allow(&self, ip: IpAddr) -> bool {
-        self.limiter
+    /// The 429 for an address over its rate, if it is.
+    fn throttle(&self, ip: IpAddr) -> Option<Response> {
+        let allowed = self
+            .limiter
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .allow(ip, Instant::now())
+            .allow(ip, Instant::now());
+        (!allowed).then(|| {
+            refuse(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many mailbox requests from your address; try again in a few seconds",
+            )
+        })
     }
 
     fn expires(&self, now: i64, ended: bool, deadline_secs: u32) -> i64 {
@@ -427,11 +435,8 @@ async fn post_record(
     State(mailbox): State<Mailbox>,
     body: Bytes,
 ) -> Response {
-    if !mailbox.allow(origin.ip()) {
-        return refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many mailbox requests from your address; try again in a few seconds",
-        );
+    if let Some(refused) = mailbox.throttle(origin.ip()) {
+        return refused;
     }
     if body.len() > MAX_RECORD_BYTES {
         return refuse(
@@ -473,8 +478,8 @@ async fn get_game(
     Query(query): Query<FromQuery>,
     State(mailbox): State<Mailbox>,
 ) -> Response {
-    if !mailbox.allow(origin.ip()) {
-        return refuse(StatusCode::TOO_MANY_REQUESTS, "too many mailbox requests");
+    if let Some(refused) = mailbox.throttle(origin.ip()) {
+        return refused;
     }
     let game_id = match checked_hex32(&game, "a game id") {
         Ok(id) => id,
@@ -507,8 +512,8 @@ async fn get_room(
     Path(room): Path<String>,
     State(mailbox): State<Mailbox>,
 ) -> Response {
-    if !mailbox.allow(origin.ip()) {
-        return refuse(StatusCode::TOO_MANY_REQUESTS, "too many mailbox requests");
+    if let Some(refused) = mailbox.throttle(origin.ip()) {
+        return refused;
     }
     if let Err(e) = check_room_name(Some(&room)) {
         return refuse(StatusCode::BAD_REQUEST, e.to_string());
@@ -527,8 +532,8 @@ async fn get_player(
     Path(key): Path<String>,
     State(mailbox): State<Mailbox>,
 ) -> Response {
-    if !mailbox.allow(origin.ip()) {
-        return refuse(StatusCode::TOO_MANY_REQUESTS, "too many mailbox requests");
+    if let Some(refused) = mailbox.throttle(origin.ip()) {
+        return refused;
     }
     let key = match checked_hex32(&key, "a player key") {
         Ok(key) => key,
