@@ -73,8 +73,12 @@ fn audit_json_agrees_with_export() {
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["verified"], true);
     assert_eq!(json["rules"]["discs"], "32");
-    assert_eq!(json["rules"]["draw"], "lot");
-    assert!(json["draw_lot"].is_string());
+    assert_eq!(json["rules"]["draw"], "chosen by lot");
+    assert!(json["tie_chooser"].is_string());
+    assert!(json["tie_goes_to"].is_string());
+    assert_eq!(json["choices"]["tie_winner"]["seat"], json["tie_chooser"]);
+    assert_eq!(json["choices"]["tie_winner"]["color"], json["tie_goes_to"]);
+    assert_eq!(json["choices"]["seat_color"]["color"], json["tie_goes_to"]);
     assert!(json["seed"].as_str().unwrap().len() == 64);
     assert!(json["result"]["winner"].is_string());
     let transcript = reversi(

@@ -11,6 +11,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use reversi::app::{ReversiApp, Settings};
+use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::{Color, Discs, RuleOptions, Rules, Setup};
 
 fn app(dir: &TempDir, settings: Settings) -> Harness<'static, ReversiApp> {
@@ -307,7 +308,8 @@ fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
     };
     let rules = Rules::new(options, setup).unwrap();
     let ctx = host.ctx.clone();
-    host.state_mut().start_host(&ctx, rules, 3600);
+    host.state_mut()
+        .start_host(&ctx, RulesProposal::fixed(rules), 3600);
     wait_for(&mut host, "the code", |h| {
         h.state().network_snapshot().and_then(|s| s.code).is_some()
     });

@@ -46,7 +46,7 @@ fn a_complete_game_verifies_and_its_end_is_derived() {
     assert_eq!(end.outcome.ending, Ending::BoardFinished);
     assert_eq!(end.record, game.records().len() - 1);
     assert!(verifier.moves().len() >= 50);
-    let black = verifier.draw().unwrap().black;
+    let black = verifier.coin_flip().unwrap().black;
     assert_eq!(verifier.seat_of(Color::Black), Some(black));
 }
 
@@ -358,26 +358,232 @@ fn a_bad_deadline_or_rules_in_the_genesis_are_refused() {
     ));
 }
 
-#[test]
-fn draw_by_lot_fixes_the_favoured_colour_from_the_seed() {
+fn by_lot_terms() -> reversi::match_log::builder::MatchTerms {
     let mut t = terms(Preset::Othello);
     t.proposal = RulesProposal::draw_by_lot(Rules::default()).unwrap();
+    t
+}
+
+#[test]
+fn under_the_draw_by_lot_the_named_seat_chooses_the_tie_winner_then_the_other_a_colour() {
+    let mut choosers = Vec::new();
+    for seed in 0..12 {
+        let mut game = MatchBuilder::new(&by_lot_terms(), players(seed), T0).unwrap();
+        let v = game.verifier();
+        assert_eq!(v.phase(), Phase::AwaitTieWinner);
+        let flip = *v.coin_flip().unwrap();
+        let chooser = flip.tie_chooser.expect("the lot names a chooser");
+        assert_eq!(v.seat_to_write(), Some(chooser));
+        assert_eq!(flip.tie_goes_to, None);
+        assert_eq!(flip.rules.options().draw, reversi::DrawRule::Draw);
+        choosers.push(chooser);
+        // Seed 0..6 choose White to win ties, the rest Black; the other
+        // seat then plays the colour the tie goes to on even seeds.
+        let tie = if seed < 6 { Color::White } else { Color::Black };
+        game.choose(tie, T0).unwrap();
+        let v = game.verifier();
+        assert_eq!(v.phase(), Phase::AwaitSeatColor);
+        assert_eq!(v.seat_to_write(), Some(chooser.other()));
+        assert_eq!(v.coin_flip().unwrap().tie_goes_to, Some(tie));
+        let wanted = if seed % 2 == 0 { tie } else { !tie };
+        game.choose(wanted, T0).unwrap();
+        let v = verify_log(game.records()).unwrap();
+        assert_eq!(v.phase(), Phase::Playing);
+        assert_eq!(v.seat_of(wanted), Some(chooser.other()));
+        assert_eq!(v.seat_of(!wanted), Some(chooser));
+        let flip = v.coin_flip().unwrap();
+        assert_eq!(
+            flip.rules.options().draw,
+            match tie {
+                Color::Black => reversi::DrawRule::Black,
+                Color::White => reversi::DrawRule::White,
+            }
+        );
+        assert_eq!(
+            v.current_position().unwrap().options().draw,
+            flip.rules.options().draw
+        );
+        let choices = v.choices();
+        assert_eq!(
+            choices.tie_winner.map(|c| (c.seat, c.color, c.record)),
+            Some((chooser, tie, 4))
+        );
+        assert_eq!(
+            choices.seat_color.map(|c| (c.seat, c.color, c.record)),
+            Some((chooser.other(), wanted, 5))
+        );
+        // The game is then played to its end as any other.
+        play_random(&mut game, seed, 100);
+        let v = verify_log(game.records()).unwrap();
+        assert_eq!(v.phase(), Phase::Ended);
+    }
+    assert!(choosers.contains(&Seat::Host) && choosers.contains(&Seat::Guest));
+}
+
+#[test]
+fn a_choice_out_of_turn_forged_or_out_of_order_is_refused() {
+    let seed = 3;
+    let game = MatchBuilder::new(&by_lot_terms(), players(seed), T0).unwrap();
+    let chooser = game.verifier().coin_flip().unwrap().tie_chooser.unwrap();
+    let choice = reversi::match_log::record::ColorChoice { color: 1 };
+    // The other seat may not choose the tie winner.
+    let mut wrong = game.clone();
+    let err = wrong
+        .push(chooser.other(), T0, Body::TieWinner(choice))
+        .unwrap_err();
+    assert_eq!(
+        err.violation,
+        Violation::WrongAuthor {
+            expected: chooser,
+            found: chooser.other()
+        }
+    );
+    // A colour choice before the tie winner, a move before either.
+    let err = wrong
+        .push(chooser.other(), T0, Body::SeatColor(choice))
+        .unwrap_err();
+    assert!(matches!(
+        err.violation,
+        Violation::UnexpectedBody {
+            found: "colour choice",
+            ..
+        }
+    ));
+    let err = wrong.play("d3".parse().unwrap(), T0).unwrap_err();
+    assert!(matches!(
+        err.violation,
+        Violation::UnexpectedBody { found: "move", .. }
+    ));
+    // A colour that is no colour.
+    let err = wrong
+        .push(
+            chooser,
+            T0,
+            Body::TieWinner(reversi::match_log::record::ColorChoice { color: 2 }),
+        )
+        .unwrap_err();
+    assert_eq!(err.violation, Violation::BadColor { found: 2 });
+    // A choice signed by the right seat's name but the other's key.
+    let mut records = game.records().to_vec();
+    let content = game.next_content(chooser, T0, Body::TieWinner(choice));
+    records.push(Record::sign(content, game.identity(chooser.other())));
+    assert!(matches!(
+        violation(&records),
+        (4, Violation::BadSignature { .. })
+    ));
+    // The chooser may not choose twice.
+    let mut twice = game.clone();
+    twice.choose(Color::White, T0).unwrap();
+    let err = twice
+        .push(chooser, T0, Body::SeatColor(choice))
+        .unwrap_err();
+    assert_eq!(
+        err.violation,
+        Violation::WrongAuthor {
+            expected: chooser.other(),
+            found: chooser
+        }
+    );
+    // None of it changed the verifier.
+    assert_eq!(wrong.verifier().phase(), Phase::AwaitTieWinner);
+    assert_eq!(twice.verifier().phase(), Phase::AwaitSeatColor);
+}
+
+#[test]
+fn a_missed_choice_is_claimed_like_a_missed_move() {
+    let game = MatchBuilder::new(&by_lot_terms(), players(5), T0).unwrap();
+    let chooser = game.verifier().coin_flip().unwrap().tie_chooser.unwrap();
+    let deadline = T0 + HOUR_MS;
+    // The tie winner's choice missed: the other seat claims, not before.
+    let mut early = game.clone();
+    let err = early
+        .claim_timeout(chooser.other(), deadline - 1)
+        .unwrap_err();
+    assert!(matches!(err.violation, Violation::TimeoutTooEarly { .. }));
+    let err = early.claim_timeout(chooser, deadline).unwrap_err();
+    assert!(matches!(err.violation, Violation::WrongAuthor { .. }));
+    let err = early
+        .push(
+            chooser.other(),
+            deadline,
+            Body::TimeoutClaim(TimeoutClaim { move_number: 1 }),
+        )
+        .unwrap_err();
+    assert_eq!(
+        err.violation,
+        Violation::TimeoutWrongMove {
+            expected: 0,
+            found: 1
+        }
+    );
+    let mut claimed = game.clone();
+    claimed.claim_timeout(chooser.other(), deadline).unwrap();
+    let v = verify_log(claimed.records()).unwrap();
+    let end = v.end().unwrap();
+    let late = v.coin_flip().map(|f| {
+        if f.black == chooser {
+            Color::Black
+        } else {
+            Color::White
+        }
+    });
+    assert_eq!(
+        end.outcome.ending,
+        Ending::Timeout {
+            late: late.unwrap()
+        }
+    );
+    assert_eq!(
+        end.outcome.winner.and_then(|c| v.seat_of(c)),
+        Some(chooser.other())
+    );
+    // The colour choice missed: the chooser claims it a deadline after the tie choice.
+    let mut second = game.clone();
+    second.choose(Color::Black, T0 + 1000).unwrap();
+    let err = second
+        .claim_timeout(chooser, T0 + 1000 + HOUR_MS - 1)
+        .unwrap_err();
+    assert!(matches!(err.violation, Violation::TimeoutTooEarly { .. }));
+    second.claim_timeout(chooser, T0 + 1000 + HOUR_MS).unwrap();
+    let v = verify_log(second.records()).unwrap();
+    assert_eq!(
+        v.end().unwrap().outcome.winner.and_then(|c| v.seat_of(c)),
+        Some(chooser)
+    );
+    // Either may resign while the colours are chosen.
+    let mut resigned = game.clone();
+    resigned.resign(chooser, T0 + 10).unwrap();
+    let v = verify_log(resigned.records()).unwrap();
+    assert_eq!(
+        v.end().unwrap().outcome.winner.and_then(|c| v.seat_of(c)),
+        Some(chooser.other())
+    );
+}
+
+#[test]
+fn logs_from_before_the_choices_still_verify_with_the_seed_picking_the_tie_winner() {
+    let mut wire = by_lot_terms().proposal.to_wire();
+    wire.draw = 3;
+    let mut t = terms(Preset::Othello);
+    t.proposal = RulesProposal::from_wire(&wire).unwrap();
     let mut seen = Vec::new();
     for seed in 0..12 {
         let game = MatchBuilder::new(&t, players(seed), T0).unwrap();
-        let draw = *game.verifier().draw().unwrap();
-        let lot = draw.draw_lot.expect("decided by lot");
+        let v = game.verifier();
+        assert_eq!(v.phase(), Phase::Playing, "no choices in such a log");
+        let flip = *v.coin_flip().unwrap();
+        let lot = flip.tie_goes_to.expect("the seed decides");
+        assert_eq!(flip.tie_chooser, None);
         assert_eq!(
-            draw.rules.options().draw,
+            flip.rules.options().draw,
             match lot {
                 Color::Black => reversi::DrawRule::Black,
                 Color::White => reversi::DrawRule::White,
             }
         );
-        seen.push((draw.black, lot));
+        seen.push(lot);
     }
-    assert!(seen.iter().any(|s| s.0 == Seat::Host) && seen.iter().any(|s| s.0 == Seat::Guest));
-    assert!(seen.iter().any(|s| s.1 == Color::Black) && seen.iter().any(|s| s.1 == Color::White));
+    assert!(seen.contains(&Color::Black) && seen.contains(&Color::White));
 }
 
 #[test]
@@ -547,6 +753,10 @@ fn body() -> impl Strategy<Value = Body> {
             position_hash
         })),
         Just(Body::Resign),
+        any::<u8>()
+            .prop_map(|color| Body::TieWinner(reversi::match_log::record::ColorChoice { color })),
+        any::<u8>()
+            .prop_map(|color| Body::SeatColor(reversi::match_log::record::ColorChoice { color })),
         any::<u32>().prop_map(|move_number| Body::TimeoutClaim(TimeoutClaim { move_number })),
     ]
 }

@@ -285,3 +285,267 @@ fn a_killed_player_resumes_from_its_log_and_the_game_completes() {
     );
     assert!(audit(&guest_log).status.success());
 }
+
+/// A player of `reversi host --draw-by-lot` or `join` answering from a
+/// pipe: the test writes its lines and keeps the pipe open meanwhile.
+struct Typist {
+    child: KillOnDrop,
+    input: std::process::ChildStdin,
+}
+
+impl Typist {
+    fn say(&mut self, line: &str) {
+        use std::io::Write as _;
+        writeln!(self.input, "{line}").unwrap();
+    }
+}
+
+fn typist(mut command: Command, stderr: &Path) -> (Typist, std::process::ChildStdout) {
+    let mut child = KillOnDrop(
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(stderr).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let input = child.stdin.take().unwrap();
+    let output = child.stdout.take().unwrap();
+    (Typist { child, input }, output)
+}
+
+/// The host with its stdin piped, and its room code.
+fn typing_host(dir: &TempDir, extra: &[&str]) -> (Typist, String) {
+    let mut command = reversi();
+    command
+        .args([
+            "--data-dir",
+            dir.path("host").to_str().unwrap(),
+            "host",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .args(["--log", dir.path("host.log").to_str().unwrap()])
+        .args(extra);
+    let (host, stdout) = typist(command, &dir.path("host.stderr"));
+    let mut lines = BufReader::new(stdout).lines();
+    let code = lines.next().expect("the code line").unwrap();
+    std::thread::spawn(move || for _ in lines {});
+    (host, code)
+}
+
+fn records_in(log: &Path) -> usize {
+    std::fs::read_to_string(log)
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+}
+
+/// Waits (up to a minute) until both logs hold `n` records.
+fn wait_for_records(dir: &TempDir, n: usize) {
+    for _ in 0..2400 {
+        if records_in(&dir.path("host.log")) >= n && records_in(&dir.path("guest.log")) >= n {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    panic!(
+        "expected {n} records in both logs; host {}, guest {}",
+        records_in(&dir.path("host.log")),
+        records_in(&dir.path("guest.log"))
+    );
+}
+
+fn audit_json(log: &Path) -> serde_json::Value {
+    let output = reversi()
+        .args(["audit", log.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[ignore = "a real WebRTC game (slow): tests/all.sh runs it"]
+#[test]
+fn the_draw_by_lot_choices_are_asked_of_the_right_player_and_signed_over_webrtc() {
+    let _serial = serial();
+    let dir = TempDir::new("lot");
+    // The host answers whichever question it is asked with "white", then
+    // resigns at its first move; the guest is a bot.
+    let (mut host, code) = typing_host(&dir, &["--draw-by-lot"]);
+    host.say("white");
+    host.say("resign");
+    let guest = join(&dir, &code, &["--bot", "1"]);
+    assert_eq!(
+        guest.status.code(),
+        Some(0),
+        "guest: {}",
+        text(&guest.stderr)
+    );
+    assert_eq!(wait(&mut host.child), 0);
+    let host_stderr = std::fs::read_to_string(dir.path("host.stderr")).unwrap();
+    let guest_stderr = text(&guest.stderr);
+    assert_eq!(
+        std::fs::read(dir.path("host.log")).unwrap(),
+        std::fs::read(dir.path("guest.log")).unwrap()
+    );
+    let json = audit_json(&dir.path("guest.log"));
+    assert_eq!(json["rules"]["draw"], "chosen by lot");
+    let chooser = json["tie_chooser"].as_str().unwrap().to_string();
+    let tie = &json["choices"]["tie_winner"];
+    let color = &json["choices"]["seat_color"];
+    assert_eq!(tie["seat"], chooser.as_str());
+    assert_eq!(tie["record"], 4);
+    assert_ne!(color["seat"], chooser.as_str());
+    assert_eq!(color["record"], 5);
+    if chooser == "host" {
+        // Asked first, the host made White win an equal count; the bot
+        // then took the colour that wins it.
+        assert!(
+            host_stderr.contains("which colour wins if the discs are equal?"),
+            "{host_stderr}"
+        );
+        assert_eq!(tie["color"], "white");
+        assert_eq!(color["color"], "white");
+        assert_eq!(json["host"]["color"], "black");
+        assert!(
+            guest_stderr.contains("the opponent chose: an equal count wins for white"),
+            "{guest_stderr}"
+        );
+    } else {
+        // The bot made White win an equal count; the host chose to play White.
+        assert!(
+            host_stderr.contains("which colour do you play?"),
+            "{host_stderr}"
+        );
+        assert!(
+            host_stderr.contains("the opponent chose: an equal count wins for white"),
+            "{host_stderr}"
+        );
+        assert_eq!(tie["color"], "white");
+        assert_eq!(color["color"], "white");
+        assert_eq!(json["host"]["color"], "white");
+    }
+    assert_eq!(json["tie_goes_to"], "white");
+    assert!(
+        json["result"]["ending"]
+            .as_str()
+            .unwrap()
+            .ends_with("resigned")
+    );
+    assert_eq!(json["result"]["winner_seat"], "guest");
+    let report = text(&audit(&dir.path("host.log")).stdout);
+    assert!(
+        report.contains("tie winner") && report.contains("chose white to win an equal count"),
+        "{report}"
+    );
+}
+
+/// Sets a draw-by-lot game up between two silent typists, lets the
+/// chooser answer the first question when `answer_first` says so, stops
+/// both, and returns (late seat, claimant seat) as the log names them.
+fn stop_before_a_choice(dir: &TempDir, answer_first: bool) -> (String, String) {
+    let (mut host, code) = typing_host(dir, &["--draw-by-lot", "--deadline", "5m"]);
+    let (mut guest, _) = typist(guest_command(dir, &code, &[]), &dir.path("guest.stderr"));
+    wait_for_records(dir, 4);
+    let chooser = audit_json(&dir.path("host.log"))["tie_chooser"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let other = if chooser == "host" { "guest" } else { "host" }.to_string();
+    if answer_first {
+        if chooser == "host" {
+            &mut host
+        } else {
+            &mut guest
+        }
+        .say("black");
+        wait_for_records(dir, 5);
+    }
+    drop(host);
+    drop(guest);
+    if answer_first {
+        (other, chooser)
+    } else {
+        (chooser, other)
+    }
+}
+
+fn resume_command(dir: &TempDir, seat: &str) -> Command {
+    let mut command = reversi();
+    command.args([
+        "--data-dir",
+        dir.path(seat).to_str().unwrap(),
+        "resume",
+        dir.path(&format!("{seat}.log")).to_str().unwrap(),
+    ]);
+    command
+}
+
+#[ignore = "a real WebRTC game (slow): tests/all.sh runs it"]
+#[test]
+fn a_missed_tie_winner_choice_and_a_missed_colour_choice_are_claimed_over_webrtc() {
+    let _serial = serial();
+    for (answer_first, missed) in [(false, "tie winner"), (true, "colour")] {
+        let dir = TempDir::new(&format!("lot-late-{answer_first}"));
+        let (late, claimant) = stop_before_a_choice(&dir, answer_first);
+        // Both come back: the late player still silent (first, since the
+        // host restarts the embedded server), the other with its clock six
+        // minutes on, past the five-minute deadline.
+        let (late_first, claimant_first) = (late == "host", claimant == "host");
+        let mut late_player = None;
+        if late_first {
+            late_player = Some(typist(resume_command(&dir, &late), &dir.path("late.stderr")).0);
+        }
+        let mut claim = resume_command(&dir, &claimant);
+        claim.args(["--bot", "1"]).env("REVERSI_CLOCK_OFFSET", "6m");
+        let claimer = if claimant_first {
+            let child = KillOnDrop(
+                claim
+                    .stdout(Stdio::piped())
+                    .stderr(std::fs::File::create(dir.path("claim.stderr")).unwrap())
+                    .spawn()
+                    .unwrap(),
+            );
+            std::thread::sleep(Duration::from_millis(500));
+            late_player = Some(typist(resume_command(&dir, &late), &dir.path("late.stderr")).0);
+            Some(child)
+        } else {
+            None
+        };
+        let claimed = match claimer {
+            Some(mut child) => wait(&mut child),
+            None => finish(claim, "claim").status.code().unwrap_or(-1),
+        };
+        let claim_stderr = std::fs::read_to_string(dir.path("claim.stderr")).unwrap_or_default();
+        assert_eq!(claimed, 0, "{missed}: {claim_stderr}");
+        let mut late_player = late_player.unwrap();
+        assert_eq!(
+            wait(&mut late_player.child),
+            0,
+            "{missed}: the late player learns it lost"
+        );
+        let late_stderr = std::fs::read_to_string(dir.path("late.stderr")).unwrap();
+        assert!(
+            late_stderr.contains("ran out of time"),
+            "{missed}: {late_stderr}"
+        );
+        assert_eq!(
+            std::fs::read(dir.path("host.log")).unwrap(),
+            std::fs::read(dir.path("guest.log")).unwrap(),
+            "{missed}: identical logs"
+        );
+        let json = audit_json(&dir.path("host.log"));
+        assert!(
+            json["result"]["ending"]
+                .as_str()
+                .unwrap()
+                .ends_with("ran out of time"),
+            "{missed}: {}",
+            json["result"]
+        );
+        assert_eq!(json["result"]["winner_seat"], claimant.as_str(), "{missed}");
+        let tie_chosen = !json["choices"]["tie_winner"].is_null();
+        assert_eq!(tie_chosen, answer_first, "{missed}");
+        assert!(json["choices"]["seat_color"].is_null(), "{missed}");
+    }
+}

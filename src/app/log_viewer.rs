@@ -22,7 +22,9 @@ pub struct ViewedLog {
 pub fn open_log(path: &Path) -> Result<ViewedLog, String> {
     let bytes = read_bounded(path).map_err(|e| e.to_string())?;
     let (_, verifier) = audit_log_bytes(&bytes).map_err(|e| e.to_string())?;
-    let draw = verifier.draw().ok_or("the log ends before the coin flip")?;
+    let draw = verifier
+        .coin_flip()
+        .ok_or("the log ends before the coin flip")?;
     let mut position = draw.rules.start_position();
     let mut positions = vec![position];
     let moves: Vec<Square> = verifier.moves().iter().map(|m| m.square).collect();

@@ -19,6 +19,7 @@ use crate::engine::{
     Color, Outcome, Position, Preset, RuleOptions, Rules, Setup, Square, format_transcript,
     parse_transcript, replay,
 };
+use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::room_code::RoomCode;
 use crate::net::transport::IceServers;
 use board_view::{BoardMarks, board};
@@ -80,6 +81,9 @@ pub struct Settings {
     pub saved_game: Option<SavedGame>,
     /// Ask for attention when one of your games becomes your move.
     pub notify_your_move: bool,
+    /// Host games under the Japanese draw rule: the player the lot names
+    /// chooses which colour wins an equal count, the other a colour.
+    pub draw_by_lot: bool,
 }
 
 /// A game against the computer, as remembered between runs.
@@ -155,6 +159,7 @@ impl Default for Settings {
             setup: String::new(),
             saved_game: None,
             notify_your_move: true,
+            draw_by_lot: false,
         }
     }
 }
@@ -265,14 +270,15 @@ impl ReversiApp {
     }
 
     /// Hosts a game with explicit rules and deadline (as the Host button does).
-    pub fn start_host(&mut self, ctx: &egui::Context, rules: Rules, deadline_secs: u32) {
+    pub fn start_host(&mut self, ctx: &egui::Context, proposal: RulesProposal, deadline_secs: u32) {
         match self.net_settings() {
             Ok(settings) => {
                 let ctx = ctx.clone();
-                let game =
-                    NetworkGame::start(NetStart::Host(rules, deadline_secs), settings, move || {
-                        ctx.request_repaint()
-                    });
+                let game = NetworkGame::start(
+                    NetStart::Host(proposal, deadline_secs),
+                    settings,
+                    move || ctx.request_repaint(),
+                );
                 self.screen = Screen::Network(Box::new(game));
             }
             Err(e) => self.message = Some(e),
@@ -323,6 +329,17 @@ impl ReversiApp {
     }
 
     /// The rules chosen on Home: the preset, or the custom options.
+    /// What the Host button proposes: the rules, under the draw rule
+    /// decided by lot when that is ticked.
+    fn host_proposal(&self) -> Result<RulesProposal, String> {
+        let rules = self.rules()?;
+        if self.settings.draw_by_lot {
+            RulesProposal::draw_by_lot(rules).map_err(|e| e.to_string())
+        } else {
+            Ok(RulesProposal::fixed(rules))
+        }
+    }
+
     fn rules(&self) -> Result<Rules, String> {
         if self.settings.custom {
             return rules_from_strings(&self.settings.options, &self.settings.setup)
@@ -484,10 +501,14 @@ impl ReversiApp {
             ui.label("Per-move deadline:");
             ui.add(egui::TextEdit::singleline(&mut self.settings.deadline).desired_width(80.0));
         });
+        ui.checkbox(
+            &mut self.settings.draw_by_lot,
+            "Equal count decided by lot: one of you, drawn by lot, chooses which colour wins it; the other chooses a colour",
+        );
         if ui.button("Host a game").clicked() {
             match crate::cli::parse_deadline(&self.settings.deadline) {
-                Ok(deadline) => match self.rules() {
-                    Ok(rules) => self.start_host(ui.ctx(), rules, deadline),
+                Ok(deadline) => match self.host_proposal() {
+                    Ok(proposal) => self.start_host(ui.ctx(), proposal, deadline),
                     Err(e) => self.message = Some(e),
                 },
                 Err(e) => self.message = Some(e),
@@ -874,6 +895,18 @@ impl ReversiApp {
                 counts_line(ui, position);
                 ui.label(turn_text(position, snap.my_color, snap.outcome.as_ref()));
                 supply_line(ui, position);
+            }
+            if let Some(question) = snap.question {
+                ui.strong(question.prompt());
+                ui.horizontal(|ui| {
+                    for color in Color::ALL {
+                        if ui.button(color.to_string()).clicked() {
+                            game.choose(color);
+                        }
+                    }
+                });
+            } else if snap.opponent_choosing {
+                ui.label("The opponent is choosing under the draw rule decided by lot.");
             }
             if let Some((mine, at)) = snap.deadline {
                 let left = at.saturating_sub(crate::net::driver::now_ms()) / 1000;

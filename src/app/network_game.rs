@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use crate::data_dir::DataDir;
-use crate::engine::{Color, Outcome, Position, Rules, Square};
+use crate::engine::{Color, Outcome, Position, Square};
 use crate::match_log::Seat;
 use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
@@ -17,7 +17,7 @@ use crate::net::driver::{Action, Driver, DriverConfig, Mover};
 use crate::net::embedded_server::start_embedded;
 use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
-use crate::net::session::{Event, HostTerms, Session};
+use crate::net::session::{ColorQuestion, Event, HostTerms, Session};
 use crate::net::transport::IceServers;
 use crate::net::transport::Route;
 
@@ -54,13 +54,17 @@ pub struct NetSnapshot {
     pub log: Option<PathBuf>,
     /// Whether it is this side's move.
     pub my_turn: bool,
+    /// The colour question this side must answer now (draw rule decided by lot).
+    pub question: Option<ColorQuestion>,
+    /// Whether the opponent is answering a colour question now.
+    pub opponent_choosing: bool,
 }
 
 /// How to start.
 #[derive(Debug, Clone)]
 pub enum NetStart {
     /// Host with these rules and deadline (seconds).
-    Host(Rules, u32),
+    Host(RulesProposal, u32),
     /// Join with a checked code.
     Join(RoomCode),
     /// Resume a log.
@@ -125,6 +129,7 @@ impl NetworkGame {
                 }
             }
             s.my_turn = false;
+            s.question = None;
             drop(s);
             wake();
         });
@@ -151,6 +156,11 @@ impl NetworkGame {
     pub fn resign(&self) {
         let _ = self.actions.send(Action::Resign);
     }
+
+    /// Answers the colour question this side is asked.
+    pub fn choose(&self, color: Color) {
+        let _ = self.actions.send(Action::Choose(color));
+    }
 }
 
 fn set(shared: &Mutex<NetSnapshot>, wake: &(impl Fn() + ?Sized), f: impl FnOnce(&mut NetSnapshot)) {
@@ -176,7 +186,7 @@ fn run(
         std::fs::create_dir_all(&games).map_err(|e| format!("{}: {e}", games.display()))?;
         let mut embedded = None;
         let (session, writer, url, log, first_peer_timeout) = match start {
-            NetStart::Host(rules, deadline_secs) => {
+            NetStart::Host(proposal, deadline_secs) => {
                 let (server_url, advertised) = if settings.server_url.trim().is_empty() {
                     let server = start_embedded(settings.listen).await?;
                     let url = (
@@ -199,10 +209,7 @@ fn run(
                     s.code = Some(code.to_string());
                     s.status = "waiting for the opponent".into();
                 });
-                let terms = HostTerms {
-                    proposal: RulesProposal::fixed(rules),
-                    deadline_secs,
-                };
+                let terms = HostTerms { proposal, deadline_secs };
                 let session = Session::host(identity, settings.name.clone(), terms);
                 let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
                 (session, writer, url, log, None)
@@ -260,6 +267,8 @@ fn run(
                 s.moves = session.verifier().map(|v| v.moves().iter().map(|m| m.square).collect()).unwrap_or_default();
                 s.deadline = session.deadline().map(|(seat, at)| (seat == session.seat(), at));
                 s.my_turn = session.my_turn();
+                s.question = session.my_question();
+                s.opponent_choosing = session.question().is_some_and(|(seat, _)| seat != session.seat());
                 // The engine skips a player without a move; say so when the
                 // same colour moves twice running.
                 if let (Some(last), Some(position)) =
@@ -283,7 +292,14 @@ fn run(
         let mut on_event = move |event: &Event| {
             set(&events, &*event_wake, |s| match event {
                 Event::PeerIdentified { name, fingerprint } => s.opponent = Some((name.clone(), fingerprint.clone())),
-                Event::Started { color } => s.notices.push(format!("The coin is flipped: you play {color}.")),
+                Event::Started { color } => s.notices.push(format!("The colours are settled: you play {color}.")),
+                Event::Chose { mine, question, color } => {
+                    let who = if *mine { "You" } else { "The opponent" };
+                    s.notices.push(match question {
+                        ColorQuestion::TieWinner => format!("{who} chose: an equal count wins for {color}."),
+                        ColorQuestion::SeatColor => format!("{who} chose to play {color}."),
+                    });
+                }
                 Event::Rejected(r) => s.notices.push(format!("Rejected from the opponent: {r}")),
                 Event::PeerRejected(r) => s.notices.push(format!("The opponent rejected: {r}")),
                 Event::MoveRefused(r) => s.notices.push(format!("Not played: {r}")),

@@ -101,11 +101,20 @@ fn report_text(path: &Path, v: &MatchVerifier) -> String {
         }
     }
     let _ = writeln!(out, "rules       {}", proposal.rules.options());
-    if proposal.draw == DrawAgreement::ByLot {
-        let _ = writeln!(
-            out,
-            "draw rule   an equal count goes to a colour drawn by lot"
-        );
+    match proposal.draw {
+        DrawAgreement::ByLot => {
+            let _ = writeln!(
+                out,
+                "draw rule   decided by lot: the player the seed names chooses which colour wins an equal count, then the other chooses a colour"
+            );
+        }
+        DrawAgreement::SeedPicks => {
+            let _ = writeln!(
+                out,
+                "draw rule   an equal count goes to a colour drawn by lot"
+            );
+        }
+        DrawAgreement::Fixed(_) => {}
     }
     if !proposal.rules.is_standard_start() {
         let _ = writeln!(out, "start       {}", proposal.rules.start());
@@ -130,25 +139,67 @@ fn report_text(path: &Path, v: &MatchVerifier) -> String {
         "commitment  guest {}",
         commitment_line(guest_commitment, guest_nonce)
     );
-    if let Some(draw) = v.draw() {
+    if let Some(flip) = v.coin_flip() {
         let _ = writeln!(
             out,
             "seed        {} ✓ SHA-256(host nonce ‖ guest nonce)",
-            hex(&draw.seed)
+            hex(&flip.seed)
         );
-        let parity = if draw.seed[0] & 1 == 0 { "even" } else { "odd" };
-        let _ = writeln!(
-            out,
-            "colours     black: {}; white: {} (seed byte 0 is {parity}: {} plays black)",
-            seat_label(v, draw.black),
-            seat_label(v, draw.black.other()),
-            if parity == "even" { "host" } else { "guest" },
-        );
-        if let Some(lot) = draw.draw_lot {
-            let _ = writeln!(
-                out,
-                "draw lot    an equal count goes to {lot} (seed byte 1)"
-            );
+        let parity = |byte: u8| if byte & 1 == 0 { "even" } else { "odd" };
+        match flip.tie_chooser {
+            Some(chooser) => {
+                let _ = writeln!(
+                    out,
+                    "lot         seed byte 1 is {}: {} chooses which colour wins an equal count",
+                    parity(flip.seed[1]),
+                    seat_label(v, chooser)
+                );
+                let choices = v.choices();
+                let chosen = |c: Option<crate::match_log::verify::Choice>, what: &str| match c {
+                    Some(c) => format!(
+                        "{} chose {} {what} (record {})",
+                        seat_label(v, c.seat),
+                        c.color,
+                        c.record
+                    ),
+                    None => "(not chosen yet)".to_string(),
+                };
+                let _ = writeln!(
+                    out,
+                    "tie winner  {}",
+                    chosen(choices.tie_winner, "to win an equal count")
+                );
+                let _ = writeln!(out, "colour      {}", chosen(choices.seat_color, "to play"));
+                if choices.seat_color.is_some() {
+                    let _ = writeln!(
+                        out,
+                        "colours     black: {}; white: {}",
+                        seat_label(v, flip.black),
+                        seat_label(v, flip.black.other()),
+                    );
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "colours     black: {}; white: {} (seed byte 0 is {}: {} plays black)",
+                    seat_label(v, flip.black),
+                    seat_label(v, flip.black.other()),
+                    parity(flip.seed[0]),
+                    if flip.seed[0] & 1 == 0 {
+                        "host"
+                    } else {
+                        "guest"
+                    },
+                );
+                if let (DrawAgreement::SeedPicks, Some(winner)) = (proposal.draw, flip.tie_goes_to)
+                {
+                    let _ = writeln!(
+                        out,
+                        "draw lot    an equal count goes to {winner} (seed byte 1)"
+                    );
+                }
+            }
         }
     }
     if !v.moves().is_empty() {
@@ -208,8 +259,15 @@ fn seat_json(v: &MatchVerifier, seat: Seat) -> Value {
         "name": p.name,
         "key": hex(&p.key.to_bytes()),
         "fingerprint": p.key.fingerprint().to_string(),
-        "color": v.draw().map(|d| if d.black == seat { "black" } else { "white" }),
+        "color": v.coin_flip().map(|d| if d.black == seat { "black" } else { "white" }),
     })
+}
+
+fn choice_json(choice: Option<crate::match_log::verify::Choice>) -> Value {
+    choice.map_or(
+        Value::Null,
+        |c| json!({ "seat": c.seat.name(), "color": c.color.name(), "record": c.record }),
+    )
 }
 
 fn report_json(v: &MatchVerifier) -> Value {
@@ -244,7 +302,11 @@ fn report_json(v: &MatchVerifier) -> Value {
             "opening": o.opening.to_string(),
             "discs": o.discs.to_string(),
             "scoring": o.scoring.to_string(),
-            "draw": if proposal.draw == DrawAgreement::ByLot { "lot".to_string() } else { o.draw.to_string() },
+            "draw": match proposal.draw {
+                DrawAgreement::ByLot => "chosen by lot".to_string(),
+                DrawAgreement::SeedPicks => "lot".to_string(),
+                DrawAgreement::Fixed(rule) => rule.to_string(),
+            },
             "topology": o.topology.to_string(),
             "start": proposal.rules.start().to_string(),
         },
@@ -253,9 +315,14 @@ fn report_json(v: &MatchVerifier) -> Value {
             "host": { "commitment": hex(&host_commitment), "nonce": host_nonce.map(|n| hex(&n)) },
             "guest": { "commitment": guest_commitment.map(|c| hex(&c)), "nonce": guest_nonce.map(|n| hex(&n)) },
         },
-        "seed": v.draw().map(|d| hex(&d.seed)),
-        "black": v.draw().map(|d| d.black.name()),
-        "draw_lot": v.draw().and_then(|d| d.draw_lot).map(Color::name),
+        "seed": v.coin_flip().map(|d| hex(&d.seed)),
+        "black": v.coin_flip().map(|d| d.black.name()),
+        "tie_goes_to": v.coin_flip().and_then(|d| d.tie_goes_to).map(Color::name),
+        "tie_chooser": v.coin_flip().and_then(|d| d.tie_chooser).map(Seat::name),
+        "choices": {
+            "tie_winner": choice_json(v.choices().tie_winner),
+            "seat_color": choice_json(v.choices().seat_color),
+        },
         "moves": moves,
         "transcript": format_transcript(&squares),
         "final_position": v.current_position().map(|p| json!({

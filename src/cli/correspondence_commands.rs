@@ -10,7 +10,7 @@ use clap::Args;
 use super::CliError;
 use super::network_commands::{default_log, games_dir, parse_server, runtime};
 use crate::data_dir::DataDir;
-use crate::engine::Square;
+use crate::engine::{Color, Square};
 use crate::match_log::log_file::{LogWriter, write_log};
 use crate::match_log::verify::Phase;
 use crate::match_log::{Identity, Seat, verify_log};
@@ -38,7 +38,8 @@ pub struct GamesArgs {
 pub struct MoveArgs {
     /// The game's log file.
     log: PathBuf,
-    /// A square (`f5`), `resign`, or `claim` (the opponent's deadline passed).
+    /// A square (`f5`), `resign`, `claim` (the opponent's deadline passed),
+    /// or `black`/`white` to answer a colour question (draw rule decided by lot).
     #[arg(name = "MOVE")]
     action: String,
     /// The signaling server whose mailbox to use (default: the game's).
@@ -46,13 +47,12 @@ pub struct MoveArgs {
     server: Option<String>,
 }
 
-/// The wall clock for deadlines. `REVERSI_CLOCK_OFFSET` (a duration such
-/// as `8d`, or `-1h`) moves it, so the deadline rules can be tried and
-/// tested without waiting a week.
-pub fn clock_ms() -> Result<u64, CliError> {
-    let now = crate::net::driver::now_ms();
+/// How far `REVERSI_CLOCK_OFFSET` (a duration such as `8d`, or `-1h`)
+/// moves the clock for deadlines, in milliseconds: so the deadline rules
+/// can be tried and tested without waiting a week.
+pub fn clock_offset_ms() -> Result<i64, CliError> {
     let Ok(text) = std::env::var("REVERSI_CLOCK_OFFSET") else {
-        return Ok(now);
+        return Ok(0);
     };
     let (negative, magnitude) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -63,12 +63,13 @@ pub fn clock_ms() -> Result<u64, CliError> {
             "REVERSI_CLOCK_OFFSET={text:?} is not a duration: {e}"
         ))
     })?;
-    let offset = offset.as_millis() as u64;
-    Ok(if negative {
-        now.saturating_sub(offset)
-    } else {
-        now.saturating_add(offset)
-    })
+    let offset = i64::try_from(offset.as_millis()).unwrap_or(i64::MAX);
+    Ok(if negative { -offset } else { offset })
+}
+
+/// The wall clock for deadlines, moved by `REVERSI_CLOCK_OFFSET`.
+pub fn clock_ms() -> Result<u64, CliError> {
+    Ok(crate::net::driver::now_ms().saturating_add_signed(clock_offset_ms()?))
 }
 
 fn mailbox_error(e: impl std::fmt::Display) -> CliError {
@@ -315,6 +316,13 @@ fn summary_line(session: &Session, visit: &Visit, log: &Path) -> String {
             "game over: {}",
             super::board_command::outcome_text(&outcome)
         ));
+    } else if let Some(question) = session.my_question() {
+        parts.push(format!(
+            "{} (reversi move LOG black|white)",
+            question.prompt()
+        ));
+    } else if session.question().is_some() {
+        parts.push("the opponent is choosing a colour".into());
     } else if session.my_turn() {
         parts.push("your move".into());
     } else if session.position().is_some() {
@@ -351,10 +359,12 @@ pub fn make_move(args: &MoveArgs, data_dir: &DataDir) -> Result<String, CliError
     let result = match action.as_str() {
         "resign" => game.session.resign(now),
         "claim" => game.session.claim_timeout(now),
+        "black" => game.session.choose(Color::Black, now),
+        "white" => game.session.choose(Color::White, now),
         text => {
             let square: Square = text.parse().map_err(|_| {
                 CliError::Network(format!(
-                    "{:?} is not a square (like f5), `resign` or `claim`",
+                    "{:?} is not a square (like f5), `resign`, `claim`, `black` or `white`",
                     args.action
                 ))
             })?;
@@ -375,6 +385,7 @@ pub fn make_move(args: &MoveArgs, data_dir: &DataDir) -> Result<String, CliError
     let what = match action.as_str() {
         "resign" => "resigned".to_string(),
         "claim" => "claimed the win on time".to_string(),
+        "black" | "white" => format!("chose {action}"),
         square => format!("played {square}"),
     };
     Ok(format!(
@@ -407,6 +418,9 @@ fn action_error(e: ActionError, session: &Session, now: u64) -> CliError {
                 "the opponent's deadline has not passed: {} left; nothing signed",
                 humantime::format_duration(std::time::Duration::from_secs(left))
             )
+        }
+        ActionError::ColorsNotChosen => {
+            "the colours are not chosen yet (draw rule decided by lot); nothing signed".into()
         }
         ActionError::Refused(e) => format!("{}; nothing signed", e.violation),
     };

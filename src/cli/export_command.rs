@@ -69,7 +69,7 @@ fn ggf_board(rules: &Rules) -> String {
 }
 
 fn ggf(v: &MatchVerifier) -> String {
-    let rules = v.draw().map_or(v.proposal().rules, |d| d.rules);
+    let rules = v.coin_flip().map_or(v.proposal().rules, |d| d.rules);
     let name = |color| {
         v.seat_of(color)
             .and_then(|s: Seat| v.player(s))

@@ -25,7 +25,7 @@ use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
 pub use crate::net::room_file::RoomFile;
 use crate::net::server_url::ServerUrl;
-use crate::net::session::{Event, HostTerms, Session};
+use crate::net::session::{ColorQuestion, Event, HostTerms, Session};
 use crate::net::transport::IceServers;
 
 fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -97,7 +97,8 @@ impl PlayFlags {
 pub struct HostArgs {
     #[command(flatten)]
     rules: RuleArgs,
-    /// An equal count goes to a colour drawn by lot from the game seed.
+    /// The Japanese draw rule: the player the game seed names chooses which
+    /// colour wins an equal count, then the other chooses a colour.
     #[arg(long)]
     draw_by_lot: bool,
     /// Per-move deadline, 5m to 7d.
@@ -356,6 +357,7 @@ pub(super) fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 
 /// Plays the game to its end, reporting on standard error.
 async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError> {
+    driver.set_clock_offset(super::correspondence_commands::clock_offset_ms()?);
     // Says each change of the connection once (every reconnection attempt).
     let mut said = None;
     let mut said_route = None;
@@ -393,7 +395,12 @@ async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError>
         Event::PeerIdentified { name, fingerprint } => {
             eprintln!("opponent: {name} (key {fingerprint})")
         }
-        Event::Started { color } => eprintln!("the coin is flipped: you play {color}"),
+        Event::Started { color } => eprintln!("the colours are settled: you play {color}"),
+        Event::Chose {
+            mine,
+            question,
+            color,
+        } => eprintln!("{}", chose_text(*mine, *question, *color)),
         Event::Rejected(reason) => eprintln!("rejected from the opponent: {reason}"),
         Event::MoveRefused(reason) => eprintln!("not played: {reason}"),
         Event::PeerRejected(reason) => eprintln!("the opponent rejected: {reason}"),
@@ -450,7 +457,35 @@ struct BotMover(BackgroundBot);
 
 impl Mover for BotMover {
     fn poll(&mut self, session: &Session) -> Option<Action> {
+        if let Some(question) = session.my_question() {
+            return Some(Action::Choose(bot_choice(session, question)));
+        }
         self.0.poll(session.position()?).map(Action::Play)
+    }
+}
+
+/// The bot's answer to a colour question: White wins an equal count (it
+/// moves second, so it also sees the last move before the count); asked
+/// for a colour, it takes the one that wins an equal count.
+fn bot_choice(session: &Session, question: ColorQuestion) -> Color {
+    match question {
+        ColorQuestion::TieWinner => Color::White,
+        ColorQuestion::SeatColor => session
+            .verifier()
+            .and_then(|v| v.coin_flip())
+            .and_then(|f| f.tie_goes_to)
+            .unwrap_or(Color::White),
+    }
+}
+
+/// A line about a colour choice, for either side.
+fn chose_text(mine: bool, question: ColorQuestion, color: Color) -> String {
+    let who = if mine { "you" } else { "the opponent" };
+    match question {
+        ColorQuestion::TieWinner => {
+            format!("{who} chose: an equal count wins for {color}")
+        }
+        ColorQuestion::SeatColor => format!("{who} chose to play {color}"),
     }
 }
 
@@ -478,10 +513,37 @@ impl StdinMover {
             prompted_at: None,
         }
     }
+
+    /// Asks a colour question and reads `black` or `white` (or `resign`).
+    fn answer(&mut self, session: &Session, question: ColorQuestion) -> Option<Action> {
+        let ply = session.records().len();
+        if self.prompted_at != Some(ply) {
+            self.prompted_at = Some(ply);
+            self.queued.clear();
+            eprintln!(
+                "{} ({}) type black or white, or 'resign':",
+                question.prompt(),
+                clock_text(session)
+            );
+        }
+        while let Ok(line) = self.lines.try_recv() {
+            let text = line.trim();
+            match text.to_ascii_lowercase().as_str() {
+                "black" | "b" => return Some(Action::Choose(Color::Black)),
+                "white" | "w" => return Some(Action::Choose(Color::White)),
+                "resign" => return Some(Action::Resign),
+                _ => eprintln!("expected black or white, found {text:?}"),
+            }
+        }
+        None
+    }
 }
 
 impl Mover for StdinMover {
     fn poll(&mut self, session: &Session) -> Option<Action> {
+        if let Some(question) = session.my_question() {
+            return self.answer(session, question);
+        }
         let position = session.position()?;
         let ply = session.records().len();
         if self.prompted_at != Some(ply) {

@@ -10,10 +10,12 @@ use super::CliError;
 use super::rule_args::RuleArgs;
 use crate::bot::Bot;
 use crate::data_dir::DataDir;
+use crate::engine::Color;
 use crate::match_log::Identity;
 use crate::match_log::builder::{MatchBuilder, MatchTerms, Players};
 use crate::match_log::log_file::write_log;
 use crate::match_log::rules_proposal::RulesProposal;
+use crate::match_log::verify::Phase;
 use crate::random_player::{RandomPlayer, SplitMix64};
 
 /// Who chooses a side's moves: `random`, or a bot level 1–10.
@@ -68,8 +70,9 @@ impl Player {
 pub struct SelfplayArgs {
     #[command(flatten)]
     rules: RuleArgs,
-    /// An equal count goes to a colour drawn by lot from the game seed
-    /// (instead of --draw).
+    /// The Japanese draw rule (instead of --draw): the player the game seed
+    /// names chooses which colour wins an equal count (here at random from
+    /// --seed), then the other takes that colour.
     #[arg(long)]
     draw_by_lot: bool,
     /// Who plays Black: `random` or a bot level 1–10.
@@ -143,6 +146,16 @@ pub fn run(args: &SelfplayArgs, data_dir: &DataDir) -> Result<String, CliError> 
         Player::new(args.black, seed),
         Player::new(args.white, seed.wrapping_add(1)),
     ];
+    if game.verifier().phase() == Phase::AwaitTieWinner {
+        let mut generator = SplitMix64::new(seed ^ 0x7153);
+        let winner = if generator.next_u64() & 1 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        game.choose(winner, clock).map_err(CliError::Verify)?;
+        game.choose(winner, clock).map_err(CliError::Verify)?;
+    }
     while let Some(position) = game.verifier().current_position().copied() {
         let Some(color) = position.to_move() else {
             break;

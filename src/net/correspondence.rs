@@ -17,7 +17,7 @@ use super::driver::save_evidence;
 use super::mailbox::{Mailbox, MailboxError, Posted};
 use super::room_file::RoomFile;
 use super::server_url::ServerUrl;
-use super::session::{Event, Output, ResumeError, Session};
+use super::session::{ColorQuestion, Event, Output, ResumeError, Session};
 use crate::engine::Color;
 use crate::match_log::log_file::{LogFileError, LogWriter, read_log, write_log};
 use crate::match_log::record::{Digest, hex};
@@ -224,7 +224,7 @@ pub struct GameSummary {
     pub my_color: Option<&'static str>,
     /// Whose move it is.
     pub to_move: Option<&'static str>,
-    /// Whether it is this side's move.
+    /// Whether it is this side's move (or colour choice).
     pub my_turn: bool,
     /// This side's legal squares, when it is its move.
     pub legal: Vec<String>,
@@ -257,6 +257,15 @@ impl GameSummary {
             (Some(Phase::AwaitHostReveal), _) => "waiting for the host's reveal".into(),
             (Some(Phase::AwaitGuestReveal), _) if me == Seat::Guest => "your reveal is due".into(),
             (Some(Phase::AwaitGuestReveal), _) => "waiting for the guest's reveal".into(),
+            (Some(Phase::AwaitTieWinner | Phase::AwaitSeatColor), _) => {
+                match session.my_question() {
+                    Some(ColorQuestion::TieWinner) => {
+                        "your choice: which colour wins an equal count".into()
+                    }
+                    Some(ColorQuestion::SeatColor) => "your choice: which colour you play".into(),
+                    None => "waiting for the opponent's colour choice".into(),
+                }
+            }
             (Some(Phase::Playing), true) => "your move".into(),
             (Some(Phase::Playing), false) => "their move".into(),
             _ => "over".into(),
@@ -272,14 +281,14 @@ impl GameSummary {
             opponent: opponent.map(|p| p.name.clone()),
             opponent_fingerprint: opponent.map(|p| p.key.fingerprint().to_string()),
             rules: verifier.map(|v| {
-                v.draw()
+                v.coin_flip()
                     .map_or(v.proposal().rules, |d| d.rules)
                     .options()
                     .to_string()
             }),
             my_color: color_name(session.my_color()),
             to_move: color_name(session.position().and_then(|p| p.to_move())),
-            my_turn: session.my_turn(),
+            my_turn: session.my_turn() || session.my_question().is_some(),
             legal: session
                 .position()
                 .filter(|_| session.my_turn())

@@ -14,7 +14,7 @@ use matchbox_socket::PeerId;
 use super::link::{GiveUp, LinkPolicy, LinkStatus};
 use super::session::{Event, Output, Session};
 use super::transport::{IceServers, Route, Transport, TransportEvent};
-use crate::engine::{Outcome, Square};
+use crate::engine::{Color, Outcome, Square};
 use crate::match_log::Seat;
 use crate::match_log::log_file::{LogFileError, LogWriter};
 
@@ -44,12 +44,15 @@ pub enum Action {
     Play(Square),
     /// Give up.
     Resign,
+    /// Answer the colour question this side is asked (see
+    /// [`Session::my_question`]).
+    Choose(Color),
 }
 
 /// Chooses this side's moves (a person at a terminal, a bot, a test).
 pub trait Mover: Send {
-    /// Called while it is this side's turn; returns an action when one is
-    /// ready (never blocks).
+    /// Called while it is this side's turn to move or to answer a colour
+    /// question; returns an action when one is ready (never blocks).
     fn poll(&mut self, session: &Session) -> Option<Action>;
 }
 
@@ -159,6 +162,9 @@ pub struct Driver {
     waiting: std::collections::HashMap<PeerId, Vec<Vec<u8>>>,
     /// The signaling server's ICE servers, when fetched, and until when to use them.
     server_ice: Option<(IceServers, Instant)>,
+    /// Added to the wall clock for timestamps and deadlines (see
+    /// [`Driver::set_clock_offset`]).
+    clock_offset_ms: i64,
     /// The ICE servers of the current connection.
     ice_in_use: IceServers,
     /// How the current peer is reached, once known.
@@ -176,6 +182,18 @@ impl std::fmt::Debug for Driver {
 }
 
 impl Driver {
+    /// Moves this game's clock by `offset_ms` (negative: back), for
+    /// timestamps and deadlines: so a deadline of days can be tried out
+    /// (`REVERSI_CLOCK_OFFSET`) without waiting for it.
+    pub fn set_clock_offset(&mut self, offset_ms: i64) {
+        self.clock_offset_ms = offset_ms;
+    }
+
+    /// The game's clock: the wall clock moved by the offset.
+    fn now_ms(&self) -> u64 {
+        now_ms().saturating_add_signed(self.clock_offset_ms)
+    }
+
     /// A driver for `session`, appending to `writer`.
     pub fn new(session: Session, writer: LogWriter, config: DriverConfig) -> Driver {
         Driver {
@@ -184,6 +202,7 @@ impl Driver {
             transport: None,
             peer: None,
             link: LinkPolicy::new(Instant::now(), now_ms()),
+            clock_offset_ms: 0,
             ever_connected: false,
             started: Instant::now(),
             turn_since: None,
@@ -503,7 +522,7 @@ impl Driver {
                 }
                 TransportEvent::Received(peer, bytes) if self.peer == Some(peer) => {
                     self.link.heard(Instant::now());
-                    let outputs = self.session.receive(&bytes, now_ms());
+                    let outputs = self.session.receive(&bytes, self.now_ms());
                     self.execute(outputs, on_event)?;
                 }
                 TransportEvent::Received(peer, bytes) => {
@@ -547,7 +566,7 @@ impl Driver {
         let outputs = self.session.connected();
         self.execute(outputs, on_event)?;
         for bytes in self.waiting.remove(&peer).unwrap_or_default() {
-            let outputs = self.session.receive(&bytes, now_ms());
+            let outputs = self.session.receive(&bytes, self.now_ms());
             self.execute(outputs, on_event)?;
         }
         Ok(())
@@ -583,7 +602,7 @@ impl Driver {
         mover: &mut dyn Mover,
         on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<(), DriverError> {
-        if !self.session.my_turn() {
+        if !self.session.my_turn() && self.session.my_question().is_none() {
             self.turn_since = None;
             return Ok(());
         }
@@ -595,8 +614,9 @@ impl Driver {
             return Ok(());
         };
         let result = match action {
-            Action::Play(square) => self.session.play(square, now_ms()),
-            Action::Resign => self.session.resign(now_ms()),
+            Action::Play(square) => self.session.play(square, self.now_ms()),
+            Action::Resign => self.session.resign(self.now_ms()),
+            Action::Choose(color) => self.session.choose(color, self.now_ms()),
         };
         match result {
             Ok(outputs) => {
@@ -623,7 +643,7 @@ impl Driver {
             return Ok(());
         };
         for record in records {
-            match self.session.relayed(record, now_ms()) {
+            match self.session.relayed(record, self.now_ms()) {
                 Ok(outputs) => self.execute(outputs, on_event)?,
                 Err(reason) => {
                     tracing::warn!("a record from the mailbox was refused: {reason}");
@@ -638,7 +658,7 @@ impl Driver {
         &mut self,
         on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<(), DriverError> {
-        let now = now_ms();
+        let now = self.now_ms();
         match self.session.deadline() {
             Some((seat, at)) if seat != self.session.seat() && now >= at => {
                 match self.session.claim_timeout(now) {

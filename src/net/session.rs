@@ -13,8 +13,9 @@ use crate::engine::{Color, Outcome, Position, Square};
 use crate::match_log::coin_flip::commitment;
 use crate::match_log::compare::EquivocationProof;
 use crate::match_log::record::{
-    Accept, Body, Digest, Genesis, MoveBody, OpenAccept, OpenGenesis, PROTOCOL_VERSION, PlayerInfo,
-    Record, RecordContent, Reveal, Seat, TimeoutClaim, invite_commitment,
+    Accept, Body, ColorChoice, Digest, Genesis, MoveBody, OpenAccept, OpenGenesis,
+    PROTOCOL_VERSION, PlayerInfo, Record, RecordContent, Reveal, Seat, TimeoutClaim,
+    invite_commitment,
 };
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::match_log::verify::{MatchVerifier, Phase, VerifyError};
@@ -77,9 +78,19 @@ pub enum Event {
         /// Their key fingerprint.
         fingerprint: String,
     },
-    /// The coin is flipped: play begins.
+    /// The colours are settled (by the coin, or by the choices after it):
+    /// play begins.
     Started {
         /// This side's colour.
+        color: Color,
+    },
+    /// Under the draw rule decided by lot, a player chose a colour.
+    Chose {
+        /// Whether this side chose.
+        mine: bool,
+        /// What the choice was about.
+        question: ColorQuestion,
+        /// The colour chosen.
         color: Color,
     },
     /// A record was added to the log (by either side).
@@ -104,6 +115,27 @@ pub enum Event {
     MoveRefused(String),
 }
 
+/// The two questions of the draw rule decided by lot, in the order asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorQuestion {
+    /// Which colour wins an equal count (asked of the seat the lot names).
+    TieWinner,
+    /// Which colour the other seat plays.
+    SeatColor,
+}
+
+impl ColorQuestion {
+    /// The question as put to the player who must answer it.
+    pub fn prompt(self) -> &'static str {
+        match self {
+            ColorQuestion::TieWinner => {
+                "the lot lets you choose: which colour wins if the discs are equal?"
+            }
+            ColorQuestion::SeatColor => "which colour do you play?",
+        }
+    }
+}
+
 /// Why a local action cannot be taken.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ActionError {
@@ -113,6 +145,9 @@ pub enum ActionError {
     /// It is the opponent's turn.
     #[error("it is not your turn")]
     NotYourTurn,
+    /// A move before the colours are chosen (draw rule decided by lot).
+    #[error("the colours are not chosen yet")]
+    ColorsNotChosen,
     /// The rules or protocol refuse it.
     #[error("{0}")]
     Refused(VerifyError),
@@ -308,12 +343,38 @@ impl Session {
         self.verifier.as_ref()?.current_position()
     }
 
-    /// This side's colour, once the coin is flipped.
+    /// This side's colour, once the colours are settled (by the coin, or
+    /// by the choices after it).
     pub fn my_color(&self) -> Option<Color> {
+        if self.question().is_some() {
+            return None;
+        }
         let v = self.verifier.as_ref()?;
         Color::ALL
             .into_iter()
             .find(|&c| v.seat_of(c) == Some(self.me))
+    }
+
+    /// The colour question this side must answer now, if any.
+    pub fn my_question(&self) -> Option<ColorQuestion> {
+        let v = self.verifier.as_ref()?;
+        let question = match v.phase() {
+            Phase::AwaitTieWinner => ColorQuestion::TieWinner,
+            Phase::AwaitSeatColor => ColorQuestion::SeatColor,
+            _ => return None,
+        };
+        (self.halted.is_none() && v.seat_to_write() == Some(self.me)).then_some(question)
+    }
+
+    /// The colour question being asked of either side, if any.
+    pub fn question(&self) -> Option<(Seat, ColorQuestion)> {
+        let v = self.verifier.as_ref()?;
+        let question = match v.phase() {
+            Phase::AwaitTieWinner => ColorQuestion::TieWinner,
+            Phase::AwaitSeatColor => ColorQuestion::SeatColor,
+            _ => return None,
+        };
+        Some((v.seat_to_write()?, question))
     }
 
     /// Whether it is this side's move.
@@ -349,10 +410,11 @@ impl Session {
             .is_none_or(|last| self.peer_acked as usize > last)
     }
 
-    /// The running move deadline: whose move it is and when it passes (ms).
+    /// The running deadline — of a move, or of a colour choice: whose it
+    /// is and when it passes (ms).
     pub fn deadline(&self) -> Option<(Seat, u64)> {
         let v = self.verifier.as_ref()?;
-        if v.phase() != Phase::Playing {
+        if !in_game(v.phase()) {
             return None;
         }
         let seat = v.seat_to_write()?;
@@ -748,7 +810,23 @@ impl Session {
             return vec![];
         };
         let mut out = Vec::new();
-        if v.phase() == Phase::Playing && v.moves().is_empty() && v.record_count() == 4 {
+        let last = self.records.last().map(|r| &r.content().body);
+        if let Some(Body::TieWinner(_) | Body::SeatColor(_)) = last {
+            let choices = v.choices();
+            let (question, choice) = match last {
+                Some(Body::TieWinner(_)) => (ColorQuestion::TieWinner, choices.tie_winner),
+                _ => (ColorQuestion::SeatColor, choices.seat_color),
+            };
+            if let Some(choice) = choice {
+                out.push(Output::Event(Event::Chose {
+                    mine: choice.seat == self.me,
+                    question,
+                    color: choice.color,
+                }));
+            }
+        }
+        let settled = matches!(last, Some(Body::Reveal(_) | Body::SeatColor(_)));
+        if v.phase() == Phase::Playing && v.moves().is_empty() && settled {
             if let Some(color) = self.my_color() {
                 out.push(Output::Event(Event::Started { color }));
             }
@@ -872,12 +950,10 @@ impl Session {
         Record::sign(content, &self.identity)
     }
 
-    fn check_playing(&self) -> Result<(), ActionError> {
-        let playing = self.halted.is_none()
-            && self
-                .verifier
-                .as_ref()
-                .is_some_and(|v| v.phase() == Phase::Playing);
+    /// Whether the game is under way: colours being chosen, or moves played.
+    fn check_in_game(&self) -> Result<(), ActionError> {
+        let playing =
+            self.halted.is_none() && self.verifier.as_ref().is_some_and(|v| in_game(v.phase()));
         if playing {
             Ok(())
         } else {
@@ -887,7 +963,10 @@ impl Session {
 
     /// Plays a move for this side.
     pub fn play(&mut self, square: Square, now_ms: u64) -> Result<Vec<Output>, ActionError> {
-        self.check_playing()?;
+        self.check_in_game()?;
+        if self.question().is_some() {
+            return Err(ActionError::ColorsNotChosen);
+        }
         if !self.my_turn() {
             return Err(ActionError::NotYourTurn);
         }
@@ -909,16 +988,34 @@ impl Session {
         self.write(body, now_ms).map_err(ActionError::Refused)
     }
 
-    /// Resigns.
+    /// Answers the colour question this side is asked (see [`Session::my_question`]).
+    pub fn choose(&mut self, color: Color, now_ms: u64) -> Result<Vec<Output>, ActionError> {
+        self.check_in_game()?;
+        let question = self.my_question().ok_or(ActionError::NotYourTurn)?;
+        let choice = ColorChoice {
+            color: match color {
+                Color::Black => 0,
+                Color::White => 1,
+            },
+        };
+        let body = match question {
+            ColorQuestion::TieWinner => Body::TieWinner(choice),
+            ColorQuestion::SeatColor => Body::SeatColor(choice),
+        };
+        self.write(body, now_ms).map_err(ActionError::Refused)
+    }
+
+    /// Resigns (also while the colours are being chosen).
     pub fn resign(&mut self, now_ms: u64) -> Result<Vec<Output>, ActionError> {
-        self.check_playing()?;
+        self.check_in_game()?;
         self.write(Body::Resign, now_ms)
             .map_err(ActionError::Refused)
     }
 
-    /// Claims the win because the opponent's deadline passed.
+    /// Claims the win because the opponent's deadline passed (for a move,
+    /// or for a colour choice).
     pub fn claim_timeout(&mut self, now_ms: u64) -> Result<Vec<Output>, ActionError> {
-        self.check_playing()?;
+        self.check_in_game()?;
         let (seat, deadline) = self.deadline().ok_or(ActionError::NotPlaying)?;
         if seat == self.me {
             return Err(ActionError::NotYourTurn);
@@ -926,10 +1023,23 @@ impl Session {
         if now_ms < deadline {
             return Err(ActionError::DeadlineNotPassed);
         }
-        let move_number = self.verifier.as_ref().map_or(0, |v| v.moves().len()) as u32 + 1;
+        // Move 0 is a colour choice not made (see `TimeoutClaim`).
+        let move_number = match self.question() {
+            Some(_) => 0,
+            None => self.verifier.as_ref().map_or(0, |v| v.moves().len()) as u32 + 1,
+        };
         self.write(Body::TimeoutClaim(TimeoutClaim { move_number }), now_ms)
             .map_err(ActionError::Refused)
     }
+}
+
+/// Whether a phase is part of the game proper, where a deadline runs and a
+/// player may resign or claim a timeout.
+fn in_game(phase: Phase) -> bool {
+    matches!(
+        phase,
+        Phase::AwaitTieWinner | Phase::AwaitSeatColor | Phase::Playing
+    )
 }
 
 #[cfg(test)]

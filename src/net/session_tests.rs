@@ -683,3 +683,98 @@ fn a_relayed_genesis_from_a_host_the_code_does_not_name_is_refused() {
     assert!(refused.contains("does not start ZZZZZ"), "{refused}");
     assert!(guest.records().is_empty());
 }
+
+/// A connected pair that proposed the draw rule decided by lot.
+fn by_lot_pair() -> (Session, Session, (Vec<Event>, Vec<Event>)) {
+    let host_id = identity(1);
+    let prefix = host_id.public_key().fingerprint().as_compact()[..5].to_string();
+    let terms = HostTerms {
+        proposal: RulesProposal::draw_by_lot(Rules::default()).unwrap(),
+        deadline_secs: 3600,
+    };
+    let mut host = Session::host(host_id, "Ann".into(), terms);
+    let mut guest = Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec());
+    let events = connect(&mut host, &mut guest);
+    (host, guest, events)
+}
+
+#[test]
+fn under_the_draw_by_lot_each_side_is_asked_its_question_in_turn() {
+    let (host, guest, (host_events, guest_events)) = by_lot_pair();
+    let started = |events: &[Event]| events.iter().any(|e| matches!(e, Event::Started { .. }));
+    assert!(!started(&host_events) && !started(&guest_events));
+    let (mut chooser, mut other) = if host.my_question().is_some() {
+        (host, guest)
+    } else {
+        (guest, host)
+    };
+    assert_eq!(chooser.my_question(), Some(ColorQuestion::TieWinner));
+    assert_eq!(other.my_question(), None);
+    assert_eq!(
+        other.question(),
+        Some((chooser.seat(), ColorQuestion::TieWinner))
+    );
+    assert_eq!(chooser.my_color(), None, "no colour before the choices");
+    // Out of turn, and moves before the colours, are refused.
+    assert_eq!(
+        other.choose(Color::Black, T0),
+        Err(ActionError::NotYourTurn)
+    );
+    assert_eq!(
+        chooser.play(first_legal(&chooser), T0),
+        Err(ActionError::ColorsNotChosen)
+    );
+    let outputs = chooser.choose(Color::White, T0 + 1).unwrap();
+    let (_, other_events) = pump(&mut chooser, &mut other, outputs, vec![]);
+    assert!(other_events.contains(&Event::Chose {
+        mine: false,
+        question: ColorQuestion::TieWinner,
+        color: Color::White
+    }));
+    assert_eq!(other.my_question(), Some(ColorQuestion::SeatColor));
+    let outputs = other.choose(Color::White, T0 + 2).unwrap();
+    let (other_events, chooser_events) = pump(&mut other, &mut chooser, outputs, vec![]);
+    assert!(other_events.contains(&Event::Started {
+        color: Color::White
+    }));
+    assert!(chooser_events.contains(&Event::Started {
+        color: Color::Black
+    }));
+    assert_eq!(other.my_color(), Some(Color::White));
+    assert!(chooser.my_turn(), "black moves first");
+    play_out(&mut chooser, &mut other, 11, 200);
+    assert_eq!(chooser.records(), other.records());
+    let v = verify_log(chooser.records()).unwrap();
+    assert_eq!(v.phase(), Phase::Ended);
+    assert_eq!(
+        v.coin_flip().unwrap().rules.options().draw,
+        crate::engine::DrawRule::White
+    );
+}
+
+#[test]
+fn a_missed_colour_choice_is_claimed_on_the_deadline() {
+    let (host, guest, _) = by_lot_pair();
+    let (mut chooser, mut other) = if host.my_question().is_some() {
+        (host, guest)
+    } else {
+        (guest, host)
+    };
+    let (seat, deadline) = other.deadline().unwrap();
+    assert_eq!(seat, chooser.seat(), "the chooser's clock runs");
+    assert_eq!(
+        other.claim_timeout(deadline - 1),
+        Err(ActionError::DeadlineNotPassed)
+    );
+    let outputs = other.claim_timeout(deadline).unwrap();
+    let (_, chooser_events) = pump(&mut other, &mut chooser, outputs, vec![]);
+    assert!(
+        chooser_events
+            .iter()
+            .any(|e| matches!(e, Event::Ended(o) if matches!(o.ending, Ending::Timeout { .. })))
+    );
+    let v = verify_log(chooser.records()).unwrap();
+    let winner = v.end().unwrap().outcome.winner.unwrap();
+    assert_eq!(v.seat_of(winner), Some(other.seat()));
+    assert_eq!(other.my_color(), Some(winner));
+}

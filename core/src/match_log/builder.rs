@@ -4,12 +4,12 @@
 use super::coin_flip::commitment;
 use super::identity::Identity;
 use super::record::{
-    Accept, Body, Genesis, MoveBody, PROTOCOL_VERSION, PlayerInfo, Record, RecordContent, Reveal,
-    Seat, TimeoutClaim,
+    Accept, Body, ColorChoice, Genesis, MoveBody, PROTOCOL_VERSION, PlayerInfo, Record,
+    RecordContent, Reveal, Seat, TimeoutClaim,
 };
 use super::rules_proposal::RulesProposal;
-use super::verify::{MatchVerifier, VerifyError};
-use crate::engine::Square;
+use super::verify::{MatchVerifier, Phase, VerifyError};
+use crate::engine::{Color, Square};
 
 /// What the host proposes.
 #[derive(Debug, Clone)]
@@ -128,14 +128,32 @@ impl MatchBuilder {
         self.push(seat, timestamp_ms, body)
     }
 
+    /// Answers the colour question pending under the draw rule decided by
+    /// lot, for the seat it is asked of: which colour wins an equal count,
+    /// then which colour the other seat plays.
+    pub fn choose(&mut self, color: Color, timestamp_ms: u64) -> Result<&Record, VerifyError> {
+        let seat = self.verifier.seat_to_write().unwrap_or(Seat::Host);
+        let choice = ColorChoice {
+            color: color.index() as u8,
+        };
+        let body = match self.verifier.phase() {
+            Phase::AwaitSeatColor => Body::SeatColor(choice),
+            _ => Body::TieWinner(choice),
+        };
+        self.push(seat, timestamp_ms, body)
+    }
+
     /// `seat` resigns.
     pub fn resign(&mut self, seat: Seat, timestamp_ms: u64) -> Result<&Record, VerifyError> {
         self.push(seat, timestamp_ms, Body::Resign)
     }
 
-    /// `seat` claims the win on time for the move in progress.
+    /// `seat` claims the win on time for the move (or colour choice) in progress.
     pub fn claim_timeout(&mut self, seat: Seat, timestamp_ms: u64) -> Result<&Record, VerifyError> {
-        let move_number = self.verifier.moves().len() as u32 + 1;
+        let move_number = match self.verifier.phase() {
+            Phase::AwaitTieWinner | Phase::AwaitSeatColor => 0,
+            _ => self.verifier.moves().len() as u32 + 1,
+        };
         self.push(
             seat,
             timestamp_ms,

@@ -4,8 +4,11 @@
 //!
 //! - Black (who moves first) is the host when bit 0 of seed byte 0 is 0,
 //!   else the guest.
-//! - Under the draw-by-lot option, an equal count goes to Black when bit 0 of
-//!   seed byte 1 is 0, else to White.
+//! - Under the draw rule decided by lot, the host chooses the colour an
+//!   equal count wins for when bit 0 of seed byte 1 is 0, else the guest;
+//!   the other then chooses a colour, which replaces the seed's.
+//! - In logs from before those choices were signed, the same bit gave an
+//!   equal count to Black (0) or White (1).
 
 use sha2::{Digest as _, Sha256};
 
@@ -34,8 +37,17 @@ pub fn black_seat(seed: &Digest) -> Seat {
     }
 }
 
-/// The colour an equal count goes to under the draw-by-lot option.
-pub fn draw_favours(seed: &Digest) -> Color {
+/// The seat that chooses which colour an equal count wins for.
+pub fn tie_chooser(seed: &Digest) -> Seat {
+    if seed[1] & 1 == 0 {
+        Seat::Host
+    } else {
+        Seat::Guest
+    }
+}
+
+/// The colour an equal count went to in logs whose seed decided it.
+pub fn seed_tie_winner(seed: &Digest) -> Color {
     if seed[1] & 1 == 0 {
         Color::Black
     } else {
@@ -62,8 +74,12 @@ mod tests {
             .collect();
         assert!(seats.contains(&Seat::Host) && seats.contains(&Seat::Guest));
         let colours: Vec<Color> = (0u8..16)
-            .map(|i| draw_favours(&game_seed(&[i; 32], &[0; 32])))
+            .map(|i| seed_tie_winner(&game_seed(&[i; 32], &[0; 32])))
             .collect();
         assert!(colours.contains(&Color::Black) && colours.contains(&Color::White));
+        let choosers: Vec<Seat> = (0u8..16)
+            .map(|i| tie_chooser(&game_seed(&[i; 32], &[0; 32])))
+            .collect();
+        assert!(choosers.contains(&Seat::Host) && choosers.contains(&Seat::Guest));
     }
 }

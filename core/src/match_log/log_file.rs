@@ -148,7 +148,9 @@ fn rules_view(rules: &super::record::WireRules) -> Value {
             let o = p.rules.options();
             let draw = match p.draw {
                 super::rules_proposal::DrawAgreement::Fixed(rule) => rule.to_string(),
-                super::rules_proposal::DrawAgreement::ByLot => "lot".to_string(),
+                super::rules_proposal::DrawAgreement::ByLot => "chosen by lot".to_string(),
+                // What files from before the choice records say.
+                super::rules_proposal::DrawAgreement::SeedPicks => "lot".to_string(),
             };
             json!({
                 "opening": o.opening.to_string(),
@@ -160,6 +162,15 @@ fn rules_view(rules: &super::record::WireRules) -> Value {
             })
         }
         Err(_) => json!({ "invalid": format!("{rules:?}") }),
+    }
+}
+
+/// A colour number as read: its name, or the number when it has none.
+fn color_view(color: u8) -> Value {
+    match color {
+        0 => json!("black"),
+        1 => json!("white"),
+        n => json!(n),
     }
 }
 
@@ -208,6 +219,8 @@ pub fn record_view(record: &Record) -> Value {
             "square": Square::new(m.square).map_or(json!(m.square), |s| json!(s.to_string())),
             "position_hash": hex(&m.position_hash),
         }),
+        Body::TieWinner(c) => json!({ "kind": "tie_winner", "color": color_view(c.color) }),
+        Body::SeatColor(c) => json!({ "kind": "seat_color", "color": color_view(c.color) }),
         Body::Resign => json!({ "kind": "resign" }),
         Body::TimeoutClaim(t) => json!({ "kind": "timeout_claim", "move_number": t.move_number }),
     };

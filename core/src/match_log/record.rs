@@ -138,6 +138,11 @@ pub enum Body {
     /// The acceptance of an open genesis: names the guest and shows the
     /// room secret the genesis committed to.
     OpenAccept(OpenAccept),
+    /// Under the draw rule decided by lot, the player the game seed names
+    /// chooses the colour an equal count wins for.
+    TieWinner(ColorChoice),
+    /// Then the other player chooses the colour they play.
+    SeatColor(ColorChoice),
 }
 
 impl Body {
@@ -152,6 +157,8 @@ impl Body {
             Body::TimeoutClaim(_) => "timeout claim",
             Body::OpenGenesis(_) => "open genesis",
             Body::OpenAccept(_) => "open accept",
+            Body::TieWinner(_) => "tie winner choice",
+            Body::SeatColor(_) => "colour choice",
         }
     }
 }
@@ -165,7 +172,8 @@ pub struct WireRules {
     pub discs: u8,
     /// 0 count, 1 empties.
     pub scoring: u8,
-    /// 0 draw, 1 black, 2 white, 3 drawn by lot from the game seed.
+    /// 0 draw, 1 black, 2 white, 3 a colour picked by the game seed (logs
+    /// before the choice records), 4 chosen by the player the lot names.
     pub draw: u8,
     /// 0 plane, 1 torus.
     pub topology: u8,
@@ -264,10 +272,18 @@ pub struct MoveBody {
     pub position_hash: Digest,
 }
 
+/// A colour chosen under the draw rule decided by lot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ColorChoice {
+    /// 0 black, 1 white.
+    pub color: u8,
+}
+
 /// A claim that the opponent missed the deadline.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeoutClaim {
-    /// The number (from 1) of the move that was not made in time.
+    /// The number (from 1) of the move that was not made in time; 0 for a
+    /// colour choice not made in time.
     pub move_number: u32,
 }
 

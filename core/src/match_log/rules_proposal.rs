@@ -1,5 +1,6 @@
 //! The rules a genesis proposes: checked options and start position, plus
-//! whether a draw is decided by lot from the game seed.
+//! how an equal count is scored: fixed, or chosen by the player the lot
+//! names (the Japanese tournament rule).
 
 use super::record::WireRules;
 use crate::engine::{
@@ -12,8 +13,14 @@ use crate::engine::{
 pub enum DrawAgreement {
     /// Fixed by the rule options (draw, or a win for a named colour).
     Fixed(DrawRule),
-    /// A win for the colour the game seed picks (Japanese tournament rule).
+    /// The Japanese tournament rule: the player the game seed names signs
+    /// which colour an equal count wins for; then the other player signs
+    /// which colour they play (see [`super::record::Body::TieWinner`]).
     ByLot,
+    /// An equal count wins for the colour the game seed picks, and the seed
+    /// gives the colours as usual. Only read from logs written before the
+    /// choice records existed; new games propose [`DrawAgreement::ByLot`].
+    SeedPicks,
 }
 
 /// Checked rules as proposed in a genesis.
@@ -62,22 +69,17 @@ impl RulesProposal {
         })
     }
 
-    /// The rules in force once the seed is known.
-    pub fn effective(&self, lot: Color) -> Rules {
-        match self.draw {
-            DrawAgreement::Fixed(_) => self.rules,
-            DrawAgreement::ByLot => {
-                let draw = match lot {
-                    Color::Black => DrawRule::Black,
-                    Color::White => DrawRule::White,
-                };
-                let options = RuleOptions {
-                    draw,
-                    ..self.rules.options()
-                };
-                Rules::new(options, *self.rules.start()).expect("only the draw option changed")
-            }
-        }
+    /// The rules in force once an equal count is known to win for `winner`.
+    pub fn with_tie_winner(&self, winner: Color) -> Rules {
+        let draw = match winner {
+            Color::Black => DrawRule::Black,
+            Color::White => DrawRule::White,
+        };
+        let options = RuleOptions {
+            draw,
+            ..self.rules.options()
+        };
+        Rules::new(options, *self.rules.start()).expect("only the draw option changed")
     }
 
     /// The wire form.
@@ -102,7 +104,8 @@ impl RulesProposal {
                 DrawAgreement::Fixed(DrawRule::Draw) => 0,
                 DrawAgreement::Fixed(DrawRule::Black) => 1,
                 DrawAgreement::Fixed(DrawRule::White) => 2,
-                DrawAgreement::ByLot => 3,
+                DrawAgreement::SeedPicks => 3,
+                DrawAgreement::ByLot => 4,
             },
             topology: match o.topology {
                 Topology::Plane => 0,
@@ -141,7 +144,8 @@ impl RulesProposal {
             0 => DrawAgreement::Fixed(DrawRule::Draw),
             1 => DrawAgreement::Fixed(DrawRule::Black),
             2 => DrawAgreement::Fixed(DrawRule::White),
-            3 => DrawAgreement::ByLot,
+            3 => DrawAgreement::SeedPicks,
+            4 => DrawAgreement::ByLot,
             n => return Err(unknown("draw", n)),
         };
         let topology = match wire.topology {
@@ -160,7 +164,7 @@ impl RulesProposal {
             scoring,
             draw: match draw {
                 DrawAgreement::Fixed(rule) => rule,
-                DrawAgreement::ByLot => DrawRule::Draw,
+                DrawAgreement::ByLot | DrawAgreement::SeedPicks => DrawRule::Draw,
             },
             topology,
         };
@@ -190,7 +194,16 @@ mod tests {
         }
         let lot = RulesProposal::draw_by_lot(Rules::default()).unwrap();
         assert_eq!(RulesProposal::from_wire(&lot.to_wire()), Ok(lot));
-        assert_eq!(lot.effective(Color::White).options().draw, DrawRule::White);
+        assert_eq!(lot.to_wire().draw, 4);
+        assert_eq!(
+            lot.with_tie_winner(Color::White).options().draw,
+            DrawRule::White
+        );
+        let mut legacy = lot.to_wire();
+        legacy.draw = 3;
+        let legacy = RulesProposal::from_wire(&legacy).unwrap();
+        assert_eq!(legacy.draw, DrawAgreement::SeedPicks);
+        assert_eq!(RulesProposal::from_wire(&legacy.to_wire()), Ok(legacy));
     }
 
     #[test]

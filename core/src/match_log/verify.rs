@@ -7,13 +7,14 @@
 //! code serves the network session (one record at a time) and the auditor
 //! (a whole file).
 
-use super::coin_flip::{black_seat, commitment, draw_favours, game_seed};
+use super::coin_flip::{black_seat, commitment, game_seed, seed_tie_winner, tie_chooser};
 use super::identity::{PublicKey, verify_batch_strict};
 use super::record::{
-    Body, Digest, Genesis, MAX_INVITE_SECRET_BYTES, MAX_LOG_RECORDS, MAX_NAME_BYTES, OpenAccept,
-    OpenGenesis, PROTOCOL_VERSION, PlayerInfo, Record, Seat, WireRules, hex, invite_commitment,
+    Body, ColorChoice, Digest, Genesis, MAX_INVITE_SECRET_BYTES, MAX_LOG_RECORDS, MAX_NAME_BYTES,
+    OpenAccept, OpenGenesis, PROTOCOL_VERSION, PlayerInfo, Record, Seat, WireRules, hex,
+    invite_commitment,
 };
-use super::rules_proposal::{RulesProposal, WireRulesError};
+use super::rules_proposal::{DrawAgreement, RulesProposal, WireRulesError};
 use crate::engine::{Color, Ending, Outcome, PlayError, Position, Rules, Square};
 
 /// Shortest per-move deadline: five minutes.
@@ -147,6 +148,12 @@ pub enum Violation {
         /// SHA-256 of the revealed nonce (hex).
         found: String,
     },
+    /// A colour number other than 0 (black) or 1 (white).
+    #[error("colour number {found}, expected 0 (black) or 1 (white)")]
+    BadColor {
+        /// The number.
+        found: u8,
+    },
     /// A square number over 63.
     #[error("square number {found}, expected 0 to 63")]
     SquareOutOfRange {
@@ -238,17 +245,41 @@ pub struct MatchEnd {
     pub record: usize,
 }
 
-/// The coin flip once both nonces are revealed.
+/// The coin flip once both nonces are revealed, and what was chosen after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Draw {
+pub struct CoinFlip {
     /// SHA-256 of both nonces.
     pub seed: Digest,
-    /// The seat that plays Black.
+    /// The seat that plays Black: the seed's pick, replaced by a colour
+    /// choice under the draw rule decided by lot.
     pub black: Seat,
-    /// The colour a draw favours, when decided by lot.
-    pub draw_lot: Option<Color>,
-    /// The rules in force.
+    /// Under the draw rule decided by lot, the seat the seed names to choose
+    /// the colour an equal count wins for.
+    pub tie_chooser: Option<Seat>,
+    /// The colour an equal count wins for, when decided by lot (once chosen).
+    pub tie_goes_to: Option<Color>,
+    /// The rules in force (an equal count a draw until the choice is made).
     pub rules: Rules,
+}
+
+/// A colour a player signed a choice of, under the draw rule decided by lot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    /// Who chose.
+    pub seat: Seat,
+    /// The colour chosen.
+    pub color: Color,
+    /// The record that says so.
+    pub record: usize,
+}
+
+/// The two choices of the draw rule decided by lot, as far as they are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Choices {
+    /// The colour an equal count wins for, chosen by the seat the lot names.
+    pub tie_winner: Option<Choice>,
+    /// The colour the other seat chose to play.
+    pub seat_color: Option<Choice>,
 }
 
 /// Where the log stands.
@@ -260,6 +291,10 @@ pub enum Phase {
     AwaitHostReveal,
     /// Waiting for the guest's reveal.
     AwaitGuestReveal,
+    /// Waiting for the seat the lot names to choose who wins an equal count.
+    AwaitTieWinner,
+    /// Waiting for the other seat to choose its colour.
+    AwaitSeatColor,
     /// Moves are being played.
     Playing,
     /// The game is over.
@@ -281,7 +316,8 @@ pub struct MatchVerifier {
     guest_commitment: Option<Digest>,
     host_nonce: Option<[u8; 32]>,
     guest_nonce: Option<[u8; 32]>,
-    draw: Option<Draw>,
+    coin_flip: Option<CoinFlip>,
+    choices: Choices,
     position: Option<Position>,
     moves: Vec<LoggedMove>,
     end: Option<MatchEnd>,
@@ -296,7 +332,9 @@ pub struct MatchVerifier {
 enum Effect {
     Accept(Digest),
     OpenAccept(Player, Digest),
-    Reveal(Seat, [u8; 32], Option<Draw>),
+    Reveal(Seat, [u8; 32], Option<CoinFlip>),
+    TieWinner(Choice, Rules),
+    SeatColor(Choice),
     Move(LoggedMove, Position, Option<Outcome>),
     End(Outcome),
 }
@@ -467,7 +505,8 @@ impl MatchVerifier {
             guest_commitment: None,
             host_nonce: None,
             guest_nonce: None,
-            draw: None,
+            coin_flip: None,
+            choices: Choices::default(),
             position: None,
             moves: Vec::new(),
             end: None,
@@ -488,10 +527,27 @@ impl MatchVerifier {
                 self.guest_commitment = Some(c);
             }
             Effect::Reveal(Seat::Host, nonce, _) => self.host_nonce = Some(nonce),
-            Effect::Reveal(Seat::Guest, nonce, draw) => {
+            Effect::Reveal(Seat::Guest, nonce, flip) => {
                 self.guest_nonce = Some(nonce);
-                self.draw = draw;
-                self.position = draw.map(|d| d.rules.start_position());
+                self.coin_flip = flip;
+                self.position = flip.map(|f| f.rules.start_position());
+            }
+            Effect::TieWinner(choice, rules) => {
+                self.choices.tie_winner = Some(choice);
+                if let Some(flip) = &mut self.coin_flip {
+                    flip.tie_goes_to = Some(choice.color);
+                    flip.rules = rules;
+                }
+                self.position = Some(rules.start_position());
+            }
+            Effect::SeatColor(choice) => {
+                self.choices.seat_color = Some(choice);
+                if let Some(flip) = &mut self.coin_flip {
+                    flip.black = match choice.color {
+                        Color::Black => choice.seat,
+                        Color::White => choice.seat.other(),
+                    };
+                }
             }
             Effect::Move(logged, position, outcome) => {
                 self.moves.push(logged);
@@ -592,6 +648,16 @@ impl MatchVerifier {
                 accept.guest_commitment,
             )),
             Body::Reveal(reveal) => self.check_reveal(content.author, &reveal.nonce),
+            Body::TieWinner(choice) => {
+                let choice = self.check_choice(content.author, choice)?;
+                Ok(Effect::TieWinner(
+                    choice,
+                    self.proposal.with_tie_winner(choice.color),
+                ))
+            }
+            Body::SeatColor(choice) => Ok(Effect::SeatColor(
+                self.check_choice(content.author, choice)?,
+            )),
             Body::Move(body) => self.check_move(record, body.square, &body.position_hash),
             Body::Resign => {
                 let color = self.color_of(content.author);
@@ -601,7 +667,10 @@ impl MatchVerifier {
                 ))
             }
             Body::TimeoutClaim(claim) => {
-                let expected = self.moves.len() as u32 + 1;
+                let expected = match self.phase() {
+                    Phase::AwaitTieWinner | Phase::AwaitSeatColor => 0,
+                    _ => self.moves.len() as u32 + 1,
+                };
                 if claim.move_number != expected {
                     return Err(Violation::TimeoutWrongMove {
                         expected,
@@ -617,7 +686,13 @@ impl MatchVerifier {
                         found: content.timestamp_ms,
                     });
                 }
-                let late = self.position().to_move().expect("the game is not over");
+                let late = match self.phase() {
+                    // Before the colours are chosen, the seed's stand.
+                    Phase::AwaitTieWinner | Phase::AwaitSeatColor => {
+                        self.color_of(self.seat_to_write().expect("a choice is due"))
+                    }
+                    _ => self.position().to_move().expect("the game is not over"),
+                };
                 Ok(Effect::End(
                     self.position().outcome_with(Ending::Timeout { late }),
                 ))
@@ -640,6 +715,18 @@ impl MatchVerifier {
             (Phase::AwaitHostReveal, Body::Reveal(_)) => (None, Some(Seat::Host)),
             (Phase::AwaitGuestReveal, Body::Reveal(_)) => (None, Some(Seat::Guest)),
             (Phase::AwaitHostReveal | Phase::AwaitGuestReveal, _) => (Some("reveal"), None),
+            (Phase::AwaitTieWinner, Body::TieWinner(_)) => (None, self.tie_chooser()),
+            (Phase::AwaitSeatColor, Body::SeatColor(_)) => {
+                (None, self.tie_chooser().map(Seat::other))
+            }
+            (Phase::AwaitTieWinner | Phase::AwaitSeatColor, Body::Resign) => (None, None),
+            (Phase::AwaitTieWinner | Phase::AwaitSeatColor, Body::TimeoutClaim(_)) => {
+                (None, self.seat_to_write().map(Seat::other))
+            }
+            (Phase::AwaitTieWinner, _) => {
+                (Some("tie winner choice, resign or timeout claim"), None)
+            }
+            (Phase::AwaitSeatColor, _) => (Some("colour choice, resign or timeout claim"), None),
             (Phase::Playing, Body::Move(_)) => (None, Some(self.seat_to_move())),
             (Phase::Playing, Body::Resign) => (None, None),
             (Phase::Playing, Body::TimeoutClaim(_)) => (None, Some(self.seat_to_move().other())),
@@ -675,24 +762,45 @@ impl MatchVerifier {
                 found: hex(&found),
             });
         }
-        let draw = match (seat, self.host_nonce) {
+        let flip = match (seat, self.host_nonce) {
             (Seat::Guest, Some(host_nonce)) => {
                 let seed = game_seed(&host_nonce, nonce);
-                let lot = draw_favours(&seed);
-                let by_lot = matches!(
-                    self.proposal.draw,
-                    super::rules_proposal::DrawAgreement::ByLot
-                );
-                Some(Draw {
+                let (tie_chooser, tie_goes_to, rules) = match self.proposal.draw {
+                    DrawAgreement::Fixed(_) => (None, None, self.proposal.rules),
+                    DrawAgreement::ByLot => (Some(tie_chooser(&seed)), None, self.proposal.rules),
+                    DrawAgreement::SeedPicks => {
+                        let winner = seed_tie_winner(&seed);
+                        (None, Some(winner), self.proposal.with_tie_winner(winner))
+                    }
+                };
+                Some(CoinFlip {
                     seed,
                     black: black_seat(&seed),
-                    draw_lot: by_lot.then_some(lot),
-                    rules: self.proposal.effective(lot),
+                    tie_chooser,
+                    tie_goes_to,
+                    rules,
                 })
             }
             _ => None,
         };
-        Ok(Effect::Reveal(seat, *nonce, draw))
+        Ok(Effect::Reveal(seat, *nonce, flip))
+    }
+
+    fn check_choice(&self, seat: Seat, choice: &ColorChoice) -> Result<Choice, Violation> {
+        let color = match choice.color {
+            0 => Color::Black,
+            1 => Color::White,
+            found => return Err(Violation::BadColor { found }),
+        };
+        Ok(Choice {
+            seat,
+            color,
+            record: self.records,
+        })
+    }
+
+    fn tie_chooser(&self) -> Option<Seat> {
+        self.coin_flip.and_then(|f| f.tie_chooser)
     }
 
     fn check_move(
@@ -740,6 +848,10 @@ impl MatchVerifier {
             Phase::AwaitHostReveal
         } else if self.guest_nonce.is_none() {
             Phase::AwaitGuestReveal
+        } else if self.tie_chooser().is_some() && self.choices.tie_winner.is_none() {
+            Phase::AwaitTieWinner
+        } else if self.tie_chooser().is_some() && self.choices.seat_color.is_none() {
+            Phase::AwaitSeatColor
         } else {
             Phase::Playing
         }
@@ -751,7 +863,7 @@ impl MatchVerifier {
 
     /// The seat of a colour (once the coin is flipped).
     pub fn seat_of(&self, color: Color) -> Option<Seat> {
-        self.draw.map(|d| match color {
+        self.coin_flip.map(|d| match color {
             Color::Black => d.black,
             Color::White => d.black.other(),
         })
@@ -759,7 +871,7 @@ impl MatchVerifier {
 
     /// The colour of a seat (once the coin is flipped).
     fn color_of(&self, seat: Seat) -> Color {
-        match self.draw {
+        match self.coin_flip {
             Some(d) if d.black == seat => Color::Black,
             _ => Color::White,
         }
@@ -815,8 +927,13 @@ impl MatchVerifier {
     }
 
     /// The coin flip, once both nonces are revealed.
-    pub fn draw(&self) -> Option<&Draw> {
-        self.draw.as_ref()
+    pub fn coin_flip(&self) -> Option<&CoinFlip> {
+        self.coin_flip.as_ref()
+    }
+
+    /// The choices made under the draw rule decided by lot.
+    pub fn choices(&self) -> &Choices {
+        &self.choices
     }
 
     /// The current position, once play has begun.
@@ -854,6 +971,8 @@ impl MatchVerifier {
         match self.phase() {
             Phase::AwaitAccept | Phase::AwaitGuestReveal => Some(Seat::Guest),
             Phase::AwaitHostReveal => Some(Seat::Host),
+            Phase::AwaitTieWinner => self.tie_chooser(),
+            Phase::AwaitSeatColor => self.tie_chooser().map(Seat::other),
             Phase::Playing => Some(self.seat_to_move()),
             Phase::Ended => None,
         }
