@@ -6,5 +6,6 @@
 
 pub mod engine;
 pub mod match_log;
+pub mod ratings;
 
 pub use engine::*;

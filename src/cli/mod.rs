@@ -9,6 +9,7 @@ pub mod ladder_command;
 pub mod network_commands;
 pub mod perft_command;
 pub mod play_command;
+pub mod ratings_command;
 pub mod rule_args;
 pub mod selfplay_command;
 pub mod solve_command;
@@ -61,6 +62,8 @@ pub enum Command {
     Ladder(ladder_command::LadderArgs),
     /// Solve positions exactly (an .obf file): best move, score, nodes, time.
     Solve(solve_command::SolveArgs),
+    /// Glicko-2 ratings from finished logs, each audited and counted once.
+    Ratings(ratings_command::RatingsArgs),
 }
 
 /// Everything a command can fail with; printed as one line, exit status 1.
@@ -122,6 +125,7 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Solve(args)) => solve_command::run(args),
         Some(Command::Ladder(args)) => ladder_command::run(args),
         Some(Command::Bench(args)) => bench_command::run(args),
+        Some(Command::Ratings(args)) => ratings_command::run(args),
         None => open_window(),
     }
 }

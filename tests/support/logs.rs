@@ -120,3 +120,73 @@ pub fn equivocating_fork(game: &MatchBuilder, at: usize) -> Vec<Record> {
     forked.push(Record::sign(fork, game.identity(content.author)));
     forked
 }
+
+/// One day in milliseconds.
+pub const DAY_MS: u64 = 24 * HOUR_MS;
+
+/// A player's key from a seed.
+pub fn person(seed: u64) -> Identity {
+    Identity::from_secret_bytes(&SplitMix64::new(seed ^ 0xFACE).bytes32())
+}
+
+/// How a decided game ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decided {
+    /// The guest resigns.
+    HostWins,
+    /// The host resigns.
+    GuestWins,
+    /// One move that leaves the board finished at three discs each.
+    Draw,
+}
+
+/// A finished game between two given players, every record at `at_ms`.
+pub fn decided_game(
+    host: (&Identity, &str),
+    guest: (&Identity, &str),
+    at_ms: u64,
+    result: Decided,
+) -> MatchBuilder {
+    let rules = match result {
+        // Black's only move, c1, takes b1; nobody can move after, 3–3.
+        Decided::Draw => {
+            let setup = super::grid(
+                "X O - - - - - -
+                 - - - - - - - -
+                 - - - - - - - -
+                 - - - - - - - -
+                 - - - - - - - -
+                 - - - - - - - O
+                 - - - - - - - O
+                 - - - - - - - O",
+                'X',
+            );
+            Rules::new(Default::default(), setup).expect("a playable start")
+        }
+        _ => Rules::default(),
+    };
+    let terms = MatchTerms {
+        proposal: RulesProposal::fixed(rules),
+        deadline_secs: 3600,
+        host_name: host.1.into(),
+        guest_name: guest.1.into(),
+    };
+    let mut g = SplitMix64::new(
+        at_ms ^ u64::from_le_bytes(host.0.public_key().to_bytes()[..8].try_into().unwrap()),
+    );
+    let players = Players {
+        host: host.0.clone(),
+        guest: guest.0.clone(),
+        host_nonce: g.bytes32(),
+        guest_nonce: g.bytes32(),
+    };
+    let mut game = MatchBuilder::new(&terms, players, at_ms).expect("valid setup");
+    match result {
+        Decided::HostWins => game.resign(Seat::Guest, at_ms).map(|_| ()),
+        Decided::GuestWins => game.resign(Seat::Host, at_ms).map(|_| ()),
+        Decided::Draw => game.play("c1".parse().unwrap(), at_ms).map(|_| ()),
+    }
+    .expect("a legal ending");
+    assert!(game.verifier().end().is_some());
+    game
+}
