@@ -11,6 +11,6 @@ pub mod net;
 pub mod random_player;
 pub mod search;
 
-pub use reversi_core::{engine, match_log, ratings};
+pub use reversi_core::{engine, match_log, membership, ratings};
 
 pub use engine::*;

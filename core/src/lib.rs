@@ -6,6 +6,7 @@
 
 pub mod engine;
 pub mod match_log;
+pub mod membership;
 pub mod ratings;
 
 pub use engine::*;

@@ -136,7 +136,11 @@ impl Ledger {
     /// as a duplicate; a different ending for a game already given removes
     /// the game (a conflict) whichever came first.
     pub fn add(&mut self, records: &[Record], verifier: &MatchVerifier) -> Result<(), Unrated> {
-        let game = RatedGame::of(records, verifier)?;
+        self.add_game(RatedGame::of(records, verifier)?)
+    }
+
+    /// Adds a finished game (as [`Ledger::add`] does with a log's).
+    pub fn add_game(&mut self, game: RatedGame) -> Result<(), Unrated> {
         let game_id = hex(&game.game_id);
         if self.conflicts.contains(&game.game_id) {
             return Err(Unrated::Conflict { game_id });

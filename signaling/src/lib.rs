@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ice;
+pub mod leaderboard;
 pub mod mailbox;
 pub mod metrics;
 pub mod rate_limit;
@@ -75,6 +76,9 @@ pub struct Config {
     pub tls: Option<TlsFiles>,
     /// Keep the games' records for players who are offline (see [`mailbox`]).
     pub mailbox: Option<mailbox::MailboxConfig>,
+    /// Keep the opt-in leaderboard in the mailbox's database (see
+    /// [`leaderboard`]); nothing without a mailbox.
+    pub leaderboard: bool,
 }
 
 impl Default for Config {
@@ -98,6 +102,7 @@ impl Default for Config {
             },
             tls: None,
             mailbox: None,
+            leaderboard: false,
         }
     }
 }
@@ -346,6 +351,16 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         Some(mailbox) => routes.merge(mailbox.routes()),
         None => routes,
     };
+    let routes = match (&mailbox, &shared.config.mailbox, shared.config.leaderboard) {
+        (Some(mailbox), Some(mailbox_config), true) => {
+            info!("leaderboard open");
+            routes.merge(
+                leaderboard::Leaderboard::new(mailbox.store().clone(), mailbox_config.rate)
+                    .routes(),
+            )
+        }
+        _ => routes,
+    };
     if let Some(files) = tls_files {
         return start_tls(addr, files, routes, ours_tx).await;
     }
@@ -433,6 +448,7 @@ async fn health(State(shared): State<Shared>) -> axum::Json<serde_json::Value> {
         "uptime_secs": shared.started.elapsed().as_secs(),
         "heap_bytes": shared.config.heap_bytes.map(|f| f()),
         "mailbox": shared.config.mailbox.is_some(),
+        "leaderboard": shared.config.mailbox.is_some() && shared.config.leaderboard,
         "version": env!("CARGO_PKG_VERSION"),
     }))
 }

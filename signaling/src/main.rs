@@ -97,6 +97,10 @@ struct Args {
     /// Mailbox requests one address may make per second (bursts of ten times as many).
     #[arg(long, default_value_t = 100)]
     mailbox_rate: u32,
+    /// Run without the opt-in leaderboard (`/games`, `/leaderboard`), which
+    /// otherwise lives in the mailbox's database.
+    #[arg(long)]
+    no_leaderboard: bool,
     /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -183,6 +187,7 @@ fn main() -> ExitCode {
                 refill: Duration::from_secs(1) / args.mailbox_rate.max(1),
             },
         }),
+        leaderboard: !args.no_leaderboard,
         ..Config::default()
     };
     if let Err(e) = config.ice.validate() {

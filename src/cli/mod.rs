@@ -6,6 +6,7 @@ pub mod board_command;
 pub mod correspondence_commands;
 pub mod export_command;
 pub mod ladder_command;
+pub mod leaderboard_commands;
 pub mod network_commands;
 pub mod perft_command;
 pub mod play_command;
@@ -64,6 +65,10 @@ pub enum Command {
     Solve(solve_command::SolveArgs),
     /// Glicko-2 ratings from finished logs, each audited and counted once.
     Ratings(ratings_command::RatingsArgs),
+    /// Submit a finished log to a signaling server's leaderboard.
+    Submit(leaderboard_commands::SubmitArgs),
+    /// A server's leaderboard: the table, or --join, --leave, --download DIR.
+    Leaderboard(leaderboard_commands::LeaderboardArgs),
 }
 
 /// Everything a command can fail with; printed as one line, exit status 1.
@@ -126,6 +131,8 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Ladder(args)) => ladder_command::run(args),
         Some(Command::Bench(args)) => bench_command::run(args),
         Some(Command::Ratings(args)) => ratings_command::run(args),
+        Some(Command::Submit(args)) => leaderboard_commands::submit(args),
+        Some(Command::Leaderboard(args)) => leaderboard_commands::leaderboard(args, &data_dir()?),
         None => open_window(),
     }
 }

@@ -5,6 +5,7 @@ pub mod correspondence;
 pub mod driver;
 pub mod embedded_server;
 pub mod ice;
+pub mod leaderboard;
 pub mod link;
 pub mod mailbox;
 pub mod mailbox_sync;

@@ -5,6 +5,7 @@
 pub mod logs;
 pub mod naive_rules;
 pub mod postgres;
+pub mod signaling_server;
 
 use reversi::cli::rule_args::RuleArgs;
 use reversi::{Rules, Square};

@@ -190,6 +190,11 @@ impl Mailbox {
         })
     }
 
+    /// The database, shared with the leaderboard.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// Closes the database.
     pub async fn close(&self) {
         self.store.close().await;

@@ -363,6 +363,11 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
     }
+
+    /// The pool, for the other tables of this database (the leaderboard's).
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
 }
 
 #[cfg(test)]
