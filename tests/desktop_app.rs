@@ -492,3 +492,53 @@ fn your_games_lists_a_correspondence_game_and_opens_it() {
     });
     drop(harness);
 }
+
+#[test]
+fn the_leaderboard_setting_signs_a_join_and_a_leave_on_the_server() {
+    let dir = TempDir::new("leaderboard-setting");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime
+        .block_on(reversi_signaling::start(
+            "127.0.0.1:0".parse().unwrap(),
+            reversi_signaling::Config {
+                mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
+                leaderboard: true,
+                ..Default::default()
+            },
+        ))
+        .unwrap();
+    let url = format!("ws://{}", server.addr);
+    let key = reversi::data_dir::DataDir::resolve(Some(&dir.0))
+        .unwrap()
+        .identity()
+        .unwrap()
+        .public_key();
+    let board = reversi::net::leaderboard::Leaderboard::new(
+        reversi::net::server_url::ServerUrl::parse(&url).unwrap(),
+    );
+    let member = || runtime.block_on(board.is_member(&key)).unwrap();
+    assert!(!member());
+    let settings = Settings {
+        server_url: url.clone(),
+        ..light()
+    };
+    let mut harness = app(&dir, settings);
+    harness.get_by_label("Settings").click();
+    harness.run();
+    let label = "Count my finished games on this signaling server's leaderboard (with players who joined too)";
+    harness.get_by_label(label).click();
+    wait_for(&mut harness, "the join", |h| {
+        h.query_by_label_contains("Joined the leaderboard")
+            .is_some()
+    });
+    assert!(member(), "the server holds the signed join");
+    assert!(harness.state().settings.leaderboard);
+    harness.get_by_label(label).click();
+    wait_for(&mut harness, "the leave", |h| {
+        h.query_by_label_contains("Left the leaderboard").is_some()
+    });
+    assert!(!member());
+    assert!(!harness.state().settings.leaderboard);
+    drop(harness);
+    server.shutdown_handle().shutdown();
+}

@@ -3,6 +3,7 @@
 //! threads; the window repaints when they report and is idle otherwise.
 
 pub mod board_view;
+mod leaderboard_job;
 pub mod local_game;
 pub mod log_viewer;
 pub mod network_game;
@@ -81,6 +82,9 @@ pub struct Settings {
     pub saved_game: Option<SavedGame>,
     /// Ask for attention when one of your games becomes your move.
     pub notify_your_move: bool,
+    /// Count my finished games on the signaling server's leaderboard (a
+    /// signed statement is sent when this changes).
+    pub leaderboard: bool,
     /// Host games under the Japanese draw rule: the player the lot names
     /// chooses which colour wins an equal count, the other a colour.
     pub draw_by_lot: bool,
@@ -160,6 +164,7 @@ impl Default for Settings {
             saved_game: None,
             notify_your_move: true,
             draw_by_lot: false,
+            leaderboard: false,
         }
     }
 }
@@ -200,6 +205,13 @@ pub struct ReversiApp {
     your_games: Option<your_games::YourGames>,
     /// Whether the title says it is your move.
     titled_your_move: bool,
+    /// A leaderboard request under way.
+    leaderboard_job: Option<leaderboard_job::LeaderboardJob>,
+    /// The last leaderboard answer, for the player.
+    leaderboard_said: Option<String>,
+    /// The membership setting before a join or leave under way, restored
+    /// if the server does not take it.
+    leaderboard_before: Option<bool>,
 }
 
 impl ReversiApp {
@@ -226,6 +238,9 @@ impl ReversiApp {
             seed: crate::net::driver::now_ms(),
             your_games: None,
             titled_your_move: false,
+            leaderboard_job: None,
+            leaderboard_said: None,
+            leaderboard_before: None,
         }
     }
 
@@ -328,7 +343,6 @@ impl ReversiApp {
         })
     }
 
-    /// The rules chosen on Home: the preset, or the custom options.
     /// What the Host button proposes: the rules, under the draw rule
     /// decided by lot when that is ticked.
     fn host_proposal(&self) -> Result<RulesProposal, String> {
@@ -340,6 +354,7 @@ impl ReversiApp {
         }
     }
 
+    /// The rules chosen on Home: the preset, or the custom options.
     fn rules(&self) -> Result<Rules, String> {
         if self.settings.custom {
             return rules_from_strings(&self.settings.options, &self.settings.setup)
@@ -680,10 +695,83 @@ impl ReversiApp {
             &mut self.settings.notify_your_move,
             "Ask for attention when it is your move in one of your games",
         );
+        let was = self.settings.leaderboard;
+        ui.checkbox(
+            &mut self.settings.leaderboard,
+            "Count my finished games on this signaling server's leaderboard (with players who joined too)",
+        );
+        if self.settings.leaderboard != was {
+            let membership = if self.settings.leaderboard {
+                crate::membership::Membership::Join
+            } else {
+                crate::membership::Membership::Leave
+            };
+            let identity = DataDir::resolve(self.data_dir.as_deref())
+                .and_then(|d| d.identity())
+                .map_err(|e| e.to_string());
+            match identity {
+                Ok(identity) => self.leaderboard_request(
+                    ui.ctx(),
+                    leaderboard_job::Request::Membership(Box::new(identity), membership),
+                ),
+                Err(e) => self.leaderboard_said = Some(e),
+            }
+            if self.leaderboard_job.is_none() {
+                self.settings.leaderboard = was;
+            } else {
+                self.leaderboard_before = Some(was);
+            }
+        }
+        self.leaderboard_status(ui);
         if ui.button("Back").clicked() {
             return Some(Screen::Home);
         }
         None
+    }
+
+    /// Sends a request to the leaderboard of the server in Settings.
+    fn leaderboard_request(&mut self, ctx: &egui::Context, request: leaderboard_job::Request) {
+        let server = match crate::net::server_url::ServerUrl::parse(&self.settings.server_url) {
+            Ok(server) => server,
+            Err(e) => {
+                self.leaderboard_said = Some(format!(
+                    "The leaderboard lives on a signaling server: set one above ({e})."
+                ));
+                return;
+            }
+        };
+        let ctx = ctx.clone();
+        self.leaderboard_said = Some("Asking the leaderboard…".into());
+        self.leaderboard_job = Some(leaderboard_job::LeaderboardJob::start(
+            server,
+            request,
+            move || ctx.request_repaint(),
+        ));
+    }
+
+    /// The leaderboard's last answer, shown.
+    fn leaderboard_status(&mut self, ui: &mut egui::Ui) {
+        if let Some(said) = &self.leaderboard_said {
+            ui.label(said);
+        }
+    }
+
+    /// Takes the leaderboard's answer, once it is in.
+    fn poll_leaderboard(&mut self) {
+        if let Some(answer) = self.leaderboard_job.as_ref().and_then(|j| j.poll()) {
+            self.leaderboard_job = None;
+            let before = self.leaderboard_before.take();
+            self.leaderboard_said = Some(match answer {
+                Ok(line) => line,
+                Err(e) => {
+                    // A membership the server did not take is not shown as changed.
+                    if let Some(before) = before {
+                        self.settings.leaderboard = before;
+                    }
+                    format!("The leaderboard: {e}")
+                }
+            });
+        }
     }
 
     fn viewer(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
@@ -866,6 +954,7 @@ impl ReversiApp {
         };
         let snap = game.snapshot();
         let mut next = None;
+        let mut submit = None;
         egui::SidePanel::right("status").min_width(240.0).show(ctx, |ui| {
             ui.heading("Online game");
             if let Some(code) = &snap.code {
@@ -928,6 +1017,15 @@ impl ReversiApp {
                 end_panel(ui, outcome, snap.my_color, &snap.moves);
                 if let Some(log) = &snap.log {
                     ui.label(format!("Signed log saved: {}", log.display()));
+                    if self.settings.leaderboard
+                        && self.leaderboard_job.is_none()
+                        && ui.button("Submit to the leaderboard").clicked()
+                    {
+                        submit = Some(log.clone());
+                    }
+                    if let Some(said) = &self.leaderboard_said {
+                        ui.label(said);
+                    }
                     if ui.button("Copy GGF").clicked() {
                         match crate::cli::export_command::ggf_of_log(log) {
                             Ok(ggf) => ui.ctx().copy_text(ggf),
@@ -982,6 +1080,9 @@ impl ReversiApp {
                 );
             }
         });
+        if let Some(log) = submit {
+            self.leaderboard_request(ctx, leaderboard_job::Request::Submit(log));
+        }
         next
     }
 }
@@ -1089,6 +1190,7 @@ impl eframe::App for ReversiApp {
             egui::Theme::Light
         });
         self.notice_your_move(ctx);
+        self.poll_leaderboard();
         let next = match &self.screen {
             Screen::Local(_) => self.local(ctx),
             Screen::Network(_) => self.network(ctx),

@@ -1,0 +1,82 @@
+//! The window's leaderboard requests — join, leave, submit a log — each on
+//! a background thread, so the window never waits for a server. The answer
+//! is a line for the player.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, channel};
+
+use crate::match_log::Identity;
+use crate::match_log::log_file::read_bounded;
+use crate::membership::Membership;
+use crate::net::leaderboard::Leaderboard;
+use crate::net::server_url::ServerUrl;
+
+/// What to ask the leaderboard.
+#[derive(Debug, Clone)]
+pub enum Request {
+    /// Sign and send a join or leave statement.
+    Membership(Box<Identity>, Membership),
+    /// Submit this finished log.
+    Submit(PathBuf),
+}
+
+/// One request under way.
+pub struct LeaderboardJob {
+    answer: Receiver<Result<String, String>>,
+}
+
+impl LeaderboardJob {
+    /// Starts the request; `repaint` is called when the answer is in.
+    pub fn start(
+        server: ServerUrl,
+        request: Request,
+        repaint: impl Fn() + Send + 'static,
+    ) -> LeaderboardJob {
+        let (tx, answer) = channel();
+        let sender = tx.clone();
+        let spawned = crate::background::spawn("leaderboard", move || {
+            let result = run(&server, request);
+            let _ = sender.send(result);
+            repaint();
+        });
+        if let Err(e) = spawned {
+            let _ = tx.send(Err(format!("cannot start the request: {e}")));
+        }
+        LeaderboardJob { answer }
+    }
+
+    /// The answer, once it is in: a line for the player (or why it failed).
+    pub fn poll(&self) -> Option<Result<String, String>> {
+        self.answer.try_recv().ok()
+    }
+}
+
+fn run(server: &ServerUrl, request: Request) -> Result<String, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let board = Leaderboard::new(server.clone());
+    match request {
+        Request::Membership(identity, membership) => {
+            let member = runtime
+                .block_on(board.set_membership(&identity, membership, crate::net::driver::now_ms()))
+                .map_err(|e| e.to_string())?;
+            Ok(if member {
+                format!("Joined the leaderboard of {server}.")
+            } else {
+                format!("Left the leaderboard of {server}.")
+            })
+        }
+        Request::Submit(log) => {
+            let bytes = read_bounded(&log).map_err(|e| e.to_string())?;
+            let game_id = runtime
+                .block_on(board.submit(&bytes))
+                .map_err(|e| e.to_string())?;
+            Ok(format!(
+                "Counted on the leaderboard of {server}: game {}.",
+                &game_id[..16.min(game_id.len())]
+            ))
+        }
+    }
+}
