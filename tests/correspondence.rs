@@ -395,3 +395,100 @@ fn a_live_program_plays_a_correspondence_opponent_through_the_mailbox() {
     }
     drop(live);
 }
+
+#[test]
+fn a_spectator_follows_a_game_to_its_end_and_cannot_write_into_it() {
+    use reversi::match_log::record::{Body, MoveBody, PROTOCOL_VERSION, RecordContent, Seat};
+    use reversi::match_log::{Identity, Record};
+    let dir = TempDir::new("correspondence-watch");
+    let server = Server::start(":memory:");
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    let spectator = Player::new(&dir, "spectator");
+    let game_id = set_up(&server, &host, &guest, "1h");
+    let code = host.game(&server).unwrap()["watch"]
+        .as_str()
+        .expect("a watch code for a game on a stand-alone server")
+        .to_string();
+    assert!(code.starts_with(&game_id), "{code}");
+    // Where it stands now.
+    let now: Value =
+        serde_json::from_str(&spectator.ok(&["watch", &code, "--once", "--json"])).unwrap();
+    assert_eq!(now["records"], 4);
+    assert_eq!(now["host"]["name"], "Ann");
+    assert_eq!(now["guest"]["name"], "Ben");
+    assert_eq!(now["to_move"], "black");
+    // A record the spectator signs cannot enter the game: the mailbox
+    // checks it against the players' keys.
+    let first = server.get(&format!("/mailbox/games/{game_id}")).unwrap().1;
+    let stored: Vec<Record> = serde_json::from_str::<Value>(&first).unwrap()["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            use data_encoding::BASE64;
+            Record::decode(&BASE64.decode(r.as_str().unwrap().as_bytes()).unwrap()).unwrap()
+        })
+        .collect();
+    let verifier = reversi::match_log::verify_log(&stored).unwrap();
+    let author = verifier.seat_to_write().unwrap();
+    let square = verifier
+        .current_position()
+        .unwrap()
+        .legal_moves()
+        .squares()
+        .next()
+        .unwrap();
+    let next = verifier.current_position().unwrap().play(square).unwrap();
+    let content = RecordContent {
+        version: PROTOCOL_VERSION,
+        game_id: verifier.game_id(),
+        seq: 4,
+        prev: verifier.last_hash(),
+        author,
+        timestamp_ms: verifier.last_timestamp() + 1,
+        body: Body::Move(MoveBody {
+            square: square.index(),
+            position_hash: next.hash().0,
+        }),
+    };
+    let forged = Record::sign(content, &Identity::from_secret_bytes(&[42; 32]));
+    let (status, body) = server
+        .request("POST", "/mailbox/records", &forged.to_bytes())
+        .unwrap();
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("signature"), "{body}");
+    assert_eq!(server.held(&game_id), 4, "nothing stored");
+    let _ = Seat::Host;
+    // Following it live while the players move, to the end.
+    let mut follower = KillOnDrop(
+        reversi()
+            .args(["--data-dir", dir.path("spectator").to_str().unwrap()])
+            .args(["watch", &code, "--every", "100ms"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let played = play(&server, &host, &guest, 80);
+    assert!(played > 20, "{played} moves");
+    let mut out = String::new();
+    use std::io::Read as _;
+    follower
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = follower.wait().unwrap();
+    assert!(status.success(), "{out}");
+    assert!(out.contains("game over:"), "{out}");
+    let move_lines = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()) && l.contains(". "))
+        .count();
+    assert_eq!(move_lines, played, "every move shown once: {out}");
+    assert!(
+        out.contains("Ann hosts") && out.contains("the coin is flipped"),
+        "{out}"
+    );
+}

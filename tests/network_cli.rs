@@ -549,3 +549,62 @@ fn a_missed_tie_winner_choice_and_a_missed_colour_choice_are_claimed_over_webrtc
         assert!(json["choices"]["seat_color"].is_null(), "{missed}");
     }
 }
+
+#[ignore = "a real WebRTC game (slow): tests/all.sh runs it"]
+#[test]
+fn a_spectator_follows_a_live_webrtc_game_through_the_mailbox() {
+    let _serial = serial();
+    let dir = TempDir::new("watch-live");
+    let server = support::signaling_server::Server::start(":memory:");
+    let (mut host, code) = start_host(
+        &dir,
+        &[
+            "--server",
+            &server.url(),
+            "--bot",
+            "1",
+            "--move-delay",
+            "150ms",
+        ],
+    );
+    let guest = KillOnDrop(
+        guest_command(&dir, &code, &["--bot", "1", "--move-delay", "150ms"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    // The host says the watch code once the game exists.
+    let mut watch = None;
+    for _ in 0..2400 {
+        let said = std::fs::read_to_string(dir.path("host.stderr")).unwrap_or_default();
+        watch = said
+            .lines()
+            .find_map(|l| l.strip_prefix("watch code for spectators: "))
+            .map(str::to_string);
+        if watch.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    let watch = watch.expect("the host printed a watch code");
+    let mut follow = reversi();
+    follow.args(["watch", &watch, "--every", "200ms"]);
+    let followed = finish(follow, "watch");
+    let out = text(&followed.stdout);
+    assert!(followed.status.success(), "{}", text(&followed.stderr));
+    assert!(out.contains("game over:"), "{out}");
+    assert_eq!(wait(&mut host), 0);
+    drop(guest);
+    let report = audit_json(&dir.path("host.log"));
+    let moves = report["moves"].as_array().unwrap().len();
+    let shown = out
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+        })
+        .count();
+    assert_eq!(shown, moves, "the spectator saw every move: {out}");
+}

@@ -151,6 +151,7 @@ mod tests {
             my_color: Some("white"),
             to_move: Some(if my_turn { "white" } else { "black" }),
             my_turn,
+            watch: None,
             legal: Vec::new(),
             deadline_left_secs: Some(86_000),
             deadline_passed: false,

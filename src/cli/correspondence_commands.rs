@@ -150,6 +150,13 @@ pub fn host_detached(
     eprintln!(
         "the game waits in the mailbox of {server}; send the code to your opponent (your key {fingerprint})"
     );
+    if let Some(first) = game.session.records().first() {
+        let watch = crate::net::watch::WatchCode {
+            game_id: first.hash(),
+            server: server.clone(),
+        };
+        eprintln!("watch code for spectators: {watch}");
+    }
     eprintln!("log: {}", log.display());
     Ok(format!("{code}\n"))
 }

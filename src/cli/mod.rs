@@ -14,6 +14,7 @@ pub mod ratings_command;
 pub mod rule_args;
 pub mod selfplay_command;
 pub mod solve_command;
+pub mod watch_command;
 
 use clap::{Parser, Subcommand};
 
@@ -69,6 +70,8 @@ pub enum Command {
     Submit(leaderboard_commands::SubmitArgs),
     /// A server's leaderboard: the table, or --join, --leave, --download DIR.
     Leaderboard(leaderboard_commands::LeaderboardArgs),
+    /// Follow a game as a spectator, from its watch code.
+    Watch(watch_command::WatchArgs),
 }
 
 /// Everything a command can fail with; printed as one line, exit status 1.
@@ -132,6 +135,7 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Bench(args)) => bench_command::run(args),
         Some(Command::Ratings(args)) => ratings_command::run(args),
         Some(Command::Submit(args)) => leaderboard_commands::submit(args),
+        Some(Command::Watch(args)) => watch_command::run(args),
         Some(Command::Leaderboard(args)) => leaderboard_commands::leaderboard(args, &data_dir()?),
         None => open_window(),
     }

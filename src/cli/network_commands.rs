@@ -239,7 +239,9 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
         let session = Session::host(identity, args.name.clone(), terms);
         let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
         let config = args.play.driver_config(url, log, None);
-        let result = play(Driver::new(session, writer, config), &args.play).await;
+        // Spectators follow the game in a stand-alone server's mailbox.
+        let watch = embedded.is_none().then(|| server_url.clone());
+        let result = play(Driver::new(session, writer, config), &args.play, watch).await;
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();
         }
@@ -292,7 +294,7 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
     );
     let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, log, Some(args.wait));
-    runtime()?.block_on(play(Driver::new(session, writer, config), &args.play))
+    runtime()?.block_on(play(Driver::new(session, writer, config), &args.play, None))
 }
 
 /// Runs `reversi resume`.
@@ -338,7 +340,7 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
             ),
             None => None,
         };
-        let result = play(Driver::new(session, writer, config), &args.play).await;
+        let result = play(Driver::new(session, writer, config), &args.play, None).await;
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();
         }
@@ -355,13 +357,28 @@ pub(super) fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|e| CliError::Network(format!("cannot start the async runtime: {e}")))
 }
 
-/// Plays the game to its end, reporting on standard error.
-async fn play(mut driver: Driver, flags: &PlayFlags) -> Result<String, CliError> {
+/// Plays the game to its end, reporting on standard error; with `watch`,
+/// says the watch code once the game exists.
+async fn play(
+    mut driver: Driver,
+    flags: &PlayFlags,
+    watch: Option<ServerUrl>,
+) -> Result<String, CliError> {
     driver.set_clock_offset(super::correspondence_commands::clock_offset_ms()?);
     // Says each change of the connection once (every reconnection attempt).
     let mut said = None;
     let mut said_route = None;
-    driver.set_observer(move |_, link, route| {
+    let mut watch = watch;
+    driver.set_observer(move |session, link, route| {
+        if let Some(first) = session.records().first() {
+            if let Some(server) = watch.take() {
+                let code = crate::net::watch::WatchCode {
+                    game_id: first.hash(),
+                    server,
+                };
+                eprintln!("watch code for spectators: {code}");
+            }
+        }
         let line = match link {
             LinkStatus::Connected => Some("connected to the opponent".to_string()),
             LinkStatus::Reconnecting { .. } => Some(link.describe(std::time::Instant::now())),

@@ -226,6 +226,9 @@ pub struct GameSummary {
     pub to_move: Option<&'static str>,
     /// Whether it is this side's move (or colour choice).
     pub my_turn: bool,
+    /// The code spectators follow the game with (`reversi watch`), when
+    /// it lives on a stand-alone server.
+    pub watch: Option<String>,
     /// This side's legal squares, when it is its move.
     pub legal: Vec<String>,
     /// Seconds left on the running clock.
@@ -289,6 +292,23 @@ impl GameSummary {
             my_color: color_name(session.my_color()),
             to_move: color_name(session.position().and_then(|p| p.to_move())),
             my_turn: session.my_turn() || session.my_question().is_some(),
+            watch: {
+                let room_file = RoomFile::read(&game.path);
+                match (
+                    room_file.embedded(),
+                    room_file.server(),
+                    session.records().first(),
+                ) {
+                    (None, Some(server), Some(first)) => Some(
+                        super::watch::WatchCode {
+                            game_id: first.hash(),
+                            server,
+                        }
+                        .to_string(),
+                    ),
+                    _ => None,
+                }
+            },
             legal: session
                 .position()
                 .filter(|_| session.my_turn())

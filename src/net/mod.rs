@@ -17,4 +17,5 @@ pub mod session_check;
 pub mod stun_probe;
 mod tls_client;
 pub mod transport;
+pub mod watch;
 pub mod wire;
