@@ -542,3 +542,58 @@ fn the_leaderboard_setting_signs_a_join_and_a_leave_on_the_server() {
     drop(harness);
     server.shutdown_handle().shutdown();
 }
+
+#[test]
+fn the_watch_screen_follows_a_game_from_its_watch_code() {
+    let dir = TempDir::new("watch-screen");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime
+        .block_on(reversi_signaling::start(
+            "127.0.0.1:0".parse().unwrap(),
+            reversi_signaling::Config {
+                mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
+                ..Default::default()
+            },
+        ))
+        .unwrap();
+    let url = format!("ws://{}", server.addr);
+    let cli = |data: &str, args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .arg("--data-dir")
+            .arg(dir.path(data))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let code = cli(
+        "host",
+        &["host", "--detach", "--server", &url, "--name", "Ann"],
+    );
+    cli("guest", &["join", code.trim(), "--detach", "--name", "Ben"]);
+    let listed: serde_json::Value =
+        serde_json::from_str(&cli("host", &["games", "--json", "--server", &url])).unwrap();
+    let watch = listed[0]["watch"].as_str().unwrap().to_string();
+    cli("guest", &["games", "--server", &url]);
+    let mut harness = app(&TempDir(dir.path("spectator")), light());
+    harness.get_by_label("Watch a game").click();
+    harness.run();
+    harness.get_by_role(Role::TextInput).focus();
+    harness.run();
+    harness.get_by_role(Role::TextInput).type_text(&watch);
+    harness.run();
+    harness.get_by_label("Watch").click();
+    wait_for(&mut harness, "the players and their colours", |h| {
+        h.query_by_label_contains("Black: ").is_some()
+            && h.query_by_label_contains("White: ").is_some()
+    });
+    assert!(harness.query_by_label_contains("clock:").is_some());
+    assert!(harness.query_by_label("Black 2 — White 2").is_some());
+    drop(harness);
+    server.shutdown_handle().shutdown();
+}

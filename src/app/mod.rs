@@ -7,6 +7,7 @@ mod leaderboard_job;
 pub mod local_game;
 pub mod log_viewer;
 pub mod network_game;
+pub mod watch_game;
 pub mod your_games;
 
 use std::net::SocketAddr;
@@ -186,6 +187,11 @@ enum Screen {
         step: usize,
     },
     Settings,
+    Watch {
+        code: String,
+        error: Option<String>,
+        game: Option<Box<watch_game::WatchGame>>,
+    },
 }
 
 /// The desktop client.
@@ -529,6 +535,13 @@ impl ReversiApp {
                 Err(e) => self.message = Some(e),
             }
         }
+        if ui.button("Watch a game").clicked() {
+            self.screen = Screen::Watch {
+                code: String::new(),
+                error: None,
+                game: None,
+            };
+        }
         if ui.button("Join a game").clicked() {
             self.screen = Screen::Join {
                 code: String::new(),
@@ -662,6 +675,98 @@ impl ReversiApp {
                     }
                 },
             }
+        }
+        None
+    }
+
+    /// The *Watch* screen: a code, then the game as a spectator sees it.
+    fn watch(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
+        let Screen::Watch { code, error, game } = &mut self.screen else {
+            return None;
+        };
+        ui.heading("Watch a game");
+        if ui.button("Back").clicked() {
+            return Some(Screen::Home);
+        }
+        let Some(watched) = game else {
+            ui.label("Paste the watch code a player shared (GAME_ID@SERVER):");
+            let edit = ui.add(egui::TextEdit::singleline(code).desired_width(640.0));
+            let submit = ui.button("Watch").clicked()
+                || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+            if let Some(e) = error {
+                ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), e.as_str());
+            }
+            if submit {
+                match code.parse::<crate::net::watch::WatchCode>() {
+                    Ok(parsed) => {
+                        let ctx = ui.ctx().clone();
+                        *game = Some(Box::new(watch_game::WatchGame::start(parsed, move || {
+                            ctx.request_repaint()
+                        })));
+                    }
+                    Err(e) => *error = Some(e.to_string()),
+                }
+            }
+            return None;
+        };
+        ui.label(format!("Watching {}", watched.code()));
+        let snap = watched.snapshot();
+        ui.label(format!("Status: {}", snap.status));
+        if let Some(e) = &snap.error {
+            ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), e);
+        }
+        let Some(v) = &snap.verifier else {
+            return None;
+        };
+        let name = |seat| {
+            v.player(seat)
+                .map_or("(not yet known)".to_string(), |p| p.name.clone())
+        };
+        match v.coin_flip() {
+            Some(flip) => {
+                ui.label(format!("Black: {}", name(flip.black)));
+                ui.label(format!("White: {}", name(flip.black.other())));
+            }
+            None => {
+                ui.label(format!(
+                    "{} hosts; {} joins; the coin is not flipped yet",
+                    name(crate::match_log::Seat::Host),
+                    name(crate::match_log::Seat::Guest)
+                ));
+            }
+        }
+        if let Some(position) = v.current_position() {
+            counts_line(ui, position);
+            if let Some(seat) = v.seat_to_write().filter(|_| v.end().is_none()) {
+                let at = v.last_timestamp() + u64::from(v.deadline_secs()) * 1000;
+                let left = at.saturating_sub(crate::net::driver::now_ms()) / 1000;
+                ui.label(format!(
+                    "{}'s clock: {} left",
+                    name(seat),
+                    humantime::format_duration(Duration::from_secs(left))
+                ));
+                ui.ctx().request_repaint_after(Duration::from_secs(1));
+            }
+        }
+        if let Some(end) = v.end() {
+            let winner = end.outcome.winner.and_then(|c| v.seat_of(c)).map(name);
+            ui.strong(match winner {
+                Some(w) => format!("Game over: {w} wins ({})", end.outcome.ending.describe()),
+                None => format!("Game over: a draw ({})", end.outcome.ending.describe()),
+            });
+        }
+        let moves: Vec<Square> = v.moves().iter().map(|m| m.square).collect();
+        if !moves.is_empty() {
+            ui.monospace(format_transcript(&moves));
+        }
+        if let Some(position) = v.current_position() {
+            let marks = BoardMarks {
+                legal: Default::default(),
+                last: moves.last().copied(),
+                flipping: None,
+            };
+            // A spectator's clicks do nothing.
+            let _ = board(ui, position, marks);
         }
         None
     }
@@ -968,6 +1073,11 @@ impl ReversiApp {
                 }
             }
             ui.label(format!("Status: {}", snap.status));
+            if let Some(watch) = &snap.watch_code {
+                if ui.button("Copy watch code").on_hover_text(watch.as_str()).clicked() {
+                    ui.ctx().copy_text(watch.clone());
+                }
+            }
             if let Some((name, fingerprint)) = &snap.opponent {
                 ui.label(format!("Opponent: {name} ({fingerprint})"));
                 ui.label(match (snap.connected, snap.route) {
@@ -1206,6 +1316,7 @@ impl eframe::App for ReversiApp {
                                     }
                                     Screen::Join { .. } => self.join(ui),
                                     Screen::Settings => self.settings_screen(ui),
+                                    Screen::Watch { .. } => self.watch(ui),
                                     Screen::Viewer { .. } => self.viewer(ui),
                                     _ => None,
                                 };

@@ -58,6 +58,8 @@ pub struct NetSnapshot {
     pub question: Option<ColorQuestion>,
     /// Whether the opponent is answering a colour question now.
     pub opponent_choosing: bool,
+    /// The code spectators follow the game with, on a stand-alone server.
+    pub watch_code: Option<String>,
 }
 
 /// How to start.
@@ -253,6 +255,11 @@ fn run(
             move_delay: std::time::Duration::ZERO,
             first_peer_timeout,
         };
+        // Spectators follow the game in a stand-alone server's mailbox.
+        let watch_server = match &embedded {
+            None => crate::net::server_url::ServerUrl::parse(&config.room_url).ok(),
+            Some(_) => None,
+        };
         let mut driver = Driver::new(session, writer, config);
         let observed = shared.clone();
         let observer_wake = wake.clone();
@@ -268,6 +275,9 @@ fn run(
                 s.deadline = session.deadline().map(|(seat, at)| (seat == session.seat(), at));
                 s.my_turn = session.my_turn();
                 s.question = session.my_question();
+                s.watch_code = watch_server.as_ref().zip(session.records().first()).map(|(server, first)| {
+                    crate::net::watch::WatchCode { game_id: first.hash(), server: server.clone() }.to_string()
+                });
                 s.opponent_choosing = session.question().is_some_and(|(seat, _)| seat != session.seat());
                 // The engine skips a player without a move; say so when the
                 // same colour moves twice running.
