@@ -608,3 +608,93 @@ fn a_spectator_follows_a_live_webrtc_game_through_the_mailbox() {
         .count();
     assert_eq!(shown, moves, "the spectator saw every move: {out}");
 }
+
+#[ignore = "a real WebRTC game (slow): tests/all.sh runs it"]
+#[test]
+fn a_rematch_is_played_when_accepted_and_stops_when_declined() {
+    let _serial = serial();
+    let dir = TempDir::new("rematch");
+    let (mut host, code) = start_host(&dir, &["--bot", "1"]);
+    let guest = join(&dir, &code, &["--bot", "1"]);
+    assert_eq!(guest.status.code(), Some(0), "{}", text(&guest.stderr));
+    assert_eq!(wait(&mut host), 0);
+    let first = audit_json(&dir.path("host.log"));
+    let rematch = |seat: &str, old: &str, new: &str, extra: &[&str]| {
+        let mut command = reversi();
+        command
+            .args(["--data-dir", dir.path(seat).to_str().unwrap(), "rematch"])
+            .arg(dir.path(old))
+            .args(["--new-log", dir.path(new).to_str().unwrap()])
+            .args(extra);
+        command
+    };
+    // Accepted: the old host proposes (and runs its embedded server again),
+    // the old guest's bot accepts; a whole new game is played.
+    let proposer = KillOnDrop(
+        rematch("host", "host.log", "host2.log", &["--bot", "1"])
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(dir.path("proposer.stderr")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    let answer = finish(
+        rematch(
+            "guest",
+            "guest.log",
+            "guest2.log",
+            &["--wait", "--accept", "--bot", "1"],
+        ),
+        "rematch --wait",
+    );
+    assert_eq!(answer.status.code(), Some(0), "{}", text(&answer.stderr));
+    let mut proposer = proposer;
+    assert_eq!(
+        wait(&mut proposer),
+        0,
+        "{}",
+        std::fs::read_to_string(dir.path("proposer.stderr")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(dir.path("host2.log")).unwrap(),
+        std::fs::read(dir.path("guest2.log")).unwrap()
+    );
+    let second = audit_json(&dir.path("guest2.log"));
+    assert_eq!(
+        second["previous_game"], first["game_id"],
+        "the genesis names the game before"
+    );
+    assert_ne!(second["game_id"], first["game_id"]);
+    assert_eq!(second["rules"], first["rules"]);
+    assert_eq!(second["deadline_secs"], first["deadline_secs"]);
+    for seat in ["host", "guest"] {
+        assert_eq!(second[seat]["key"], first[seat]["key"], "the same players");
+    }
+    assert_ne!(second["seed"], first["seed"], "a new coin flip");
+    assert!(second["result"]["winner"].is_string() || second["result"]["ending"].is_string());
+    // Declined: the old guest proposes a rematch of the second game, the
+    // old host declines; nothing is played, both say so.
+    let proposer = KillOnDrop(
+        rematch("guest", "guest2.log", "guest3.log", &["--bot", "1"])
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(dir.path("proposer3.stderr")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    let answer = finish(
+        rematch("host", "host2.log", "host3.log", &["--wait", "--decline"]),
+        "rematch --wait --decline",
+    );
+    assert_eq!(answer.status.code(), Some(0), "{}", text(&answer.stderr));
+    assert!(text(&answer.stdout).contains("you declined the rematch"));
+    let mut proposer = proposer;
+    assert_eq!(wait(&mut proposer), 1);
+    let said = std::fs::read_to_string(dir.path("proposer3.stderr")).unwrap();
+    assert!(said.contains("the opponent declined the rematch"), "{said}");
+    assert_eq!(
+        records_in(&dir.path("host3.log")),
+        1,
+        "the proposal only, never accepted"
+    );
+}

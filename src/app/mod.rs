@@ -292,15 +292,18 @@ impl ReversiApp {
 
     /// Hosts a game with explicit rules and deadline (as the Host button does).
     pub fn start_host(&mut self, ctx: &egui::Context, proposal: RulesProposal, deadline_secs: u32) {
+        self.start_network(ctx, NetStart::Host(proposal, deadline_secs));
+    }
+
+    /// Starts a network game and shows it.
+    fn start_network(&mut self, ctx: &egui::Context, start: NetStart) {
         match self.net_settings() {
             Ok(settings) => {
                 let ctx = ctx.clone();
-                let game = NetworkGame::start(
-                    NetStart::Host(proposal, deadline_secs),
-                    settings,
-                    move || ctx.request_repaint(),
-                );
+                let game = NetworkGame::start(start, settings, move || ctx.request_repaint());
                 self.screen = Screen::Network(Box::new(game));
+                self.seen = None;
+                self.confirm_resign = false;
             }
             Err(e) => self.message = Some(e),
         }
@@ -1060,6 +1063,7 @@ impl ReversiApp {
         let snap = game.snapshot();
         let mut next = None;
         let mut submit = None;
+        let mut rematch = None;
         egui::SidePanel::right("status").min_width(240.0).show(ctx, |ui| {
             ui.heading("Online game");
             if let Some(code) = &snap.code {
@@ -1094,6 +1098,17 @@ impl ReversiApp {
                 counts_line(ui, position);
                 ui.label(turn_text(position, snap.my_color, snap.outcome.as_ref()));
                 supply_line(ui, position);
+            }
+            if snap.rematch_offered {
+                ui.strong("The opponent proposes a rematch: the same rules, a new coin flip.");
+                ui.horizontal(|ui| {
+                    if ui.button("Accept").clicked() {
+                        game.answer_rematch(true);
+                    }
+                    if ui.button("Decline").clicked() {
+                        game.answer_rematch(false);
+                    }
+                });
             }
             if let Some(question) = snap.question {
                 ui.strong(question.prompt());
@@ -1136,6 +1151,14 @@ impl ReversiApp {
                     if let Some(said) = &self.leaderboard_said {
                         ui.label(said);
                     }
+                    ui.horizontal(|ui| {
+                        if ui.button("Rematch").clicked() {
+                            rematch = Some((log.clone(), true));
+                        }
+                        if ui.button("Wait for a rematch").clicked() {
+                            rematch = Some((log.clone(), false));
+                        }
+                    });
                     if ui.button("Copy GGF").clicked() {
                         match crate::cli::export_command::ggf_of_log(log) {
                             Ok(ggf) => ui.ctx().copy_text(ggf),
@@ -1192,6 +1215,9 @@ impl ReversiApp {
         });
         if let Some(log) = submit {
             self.leaderboard_request(ctx, leaderboard_job::Request::Submit(log));
+        }
+        if let Some((log, propose)) = rematch {
+            self.start_network(ctx, NetStart::Rematch { log, propose });
         }
         next
     }

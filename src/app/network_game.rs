@@ -60,6 +60,8 @@ pub struct NetSnapshot {
     pub opponent_choosing: bool,
     /// The code spectators follow the game with, on a stand-alone server.
     pub watch_code: Option<String>,
+    /// Whether the opponent proposes a rematch that waits for this side's answer.
+    pub rematch_offered: bool,
 }
 
 /// How to start.
@@ -71,6 +73,14 @@ pub enum NetStart {
     Join(RoomCode),
     /// Resume a log.
     Resume(PathBuf),
+    /// A rematch of the finished game in this log: propose it, or wait
+    /// for the opponent's proposal.
+    Rematch {
+        /// The finished game's log.
+        log: PathBuf,
+        /// Propose (host) rather than wait (guest).
+        propose: bool,
+    },
 }
 
 /// Settings the network needs.
@@ -159,6 +169,15 @@ impl NetworkGame {
         let _ = self.actions.send(Action::Resign);
     }
 
+    /// Answers the rematch the opponent proposes.
+    pub fn answer_rematch(&self, accept: bool) {
+        let _ = self.actions.send(if accept {
+            Action::AcceptRematch
+        } else {
+            Action::DeclineRematch
+        });
+    }
+
     /// Answers the colour question this side is asked.
     pub fn choose(&self, color: Color) {
         let _ = self.actions.send(Action::Choose(color));
@@ -231,6 +250,21 @@ fn run(
                 let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
                 (session, writer, url, log, Some(std::time::Duration::from_secs(30)))
             }
+            NetStart::Rematch { log, propose } => {
+                let setup = crate::net::rematch::set_up(&log, identity, None, propose).map_err(|e| e.to_string())?;
+                if let Some(addr) = setup.embedded {
+                    let server = start_embedded(SocketAddr::new(std::net::IpAddr::from([0, 0, 0, 0]), addr.port())).await?;
+                    embedded = Some(server.server);
+                }
+                set(&shared, &*wake, |s| {
+                    s.status = if propose {
+                        format!("proposing a rematch to {}", setup.opponent)
+                    } else {
+                        format!("waiting for {} to propose a rematch", setup.opponent)
+                    }
+                });
+                (setup.session, setup.writer, setup.room_url, setup.log, None)
+            }
             NetStart::Resume(log) => {
                 let loaded = read_log(&log).map_err(|e| e.to_string())?;
                 let session = Session::resume(identity, loaded.records.clone()).map_err(|e| e.to_string())?;
@@ -275,6 +309,7 @@ fn run(
                 s.deadline = session.deadline().map(|(seat, at)| (seat == session.seat(), at));
                 s.my_turn = session.my_turn();
                 s.question = session.my_question();
+                s.rematch_offered = session.rematch_offered();
                 s.watch_code = watch_server.as_ref().zip(session.records().first()).map(|(server, first)| {
                     crate::net::watch::WatchCode { game_id: first.hash(), server: server.clone() }.to_string()
                 });
@@ -314,6 +349,7 @@ fn run(
                 Event::PeerRejected(r) => s.notices.push(format!("The opponent rejected: {r}")),
                 Event::MoveRefused(r) => s.notices.push(format!("Not played: {r}")),
                 Event::Halted(r) => s.notices.push(format!("Game halted: {r}")),
+                Event::RematchOffered => s.notices.push("The opponent proposes a rematch.".into()),
                 Event::Ended(_) | Event::Recorded { .. } | Event::Acknowledged(_) => {}
             });
         };

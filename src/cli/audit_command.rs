@@ -80,6 +80,9 @@ fn report_text(path: &Path, v: &MatchVerifier) -> String {
         v.record_count()
     );
     let _ = writeln!(out, "game id     {}", hex(&v.game_id()));
+    if let Some(previous) = v.previous_game() {
+        let _ = writeln!(out, "rematch of  {}", hex(&previous));
+    }
     for seat in [Seat::Host, Seat::Guest] {
         match v.player(seat) {
             Some(p) => {
@@ -296,6 +299,7 @@ fn report_json(v: &MatchVerifier) -> Value {
         "verified": true,
         "records": v.record_count(),
         "game_id": hex(&v.game_id()),
+        "previous_game": v.previous_game().map(|p| hex(&p)),
         "host": seat_json(v, Seat::Host),
         "guest": seat_json(v, Seat::Guest),
         "rules": {

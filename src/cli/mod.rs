@@ -54,6 +54,8 @@ pub enum Command {
     Join(network_commands::JoinArgs),
     /// Resume a networked game from its log after a crash or restart.
     Resume(network_commands::ResumeArgs),
+    /// Propose a rematch of a finished game to its opponent (or --wait for theirs).
+    Rematch(network_commands::RematchArgs),
     /// List your unfinished games, brought up to date with the mailbox.
     Games(correspondence_commands::GamesArgs),
     /// Make a move (a square, `resign` or `claim`) in a game and deliver it to the mailbox.
@@ -125,6 +127,7 @@ pub fn run(cli: &Cli) -> Result<String, CliError> {
         Some(Command::Host(args)) => network_commands::host(args, &data_dir()?),
         Some(Command::Join(args)) => network_commands::join(args, &data_dir()?),
         Some(Command::Resume(args)) => network_commands::resume(args, &data_dir()?),
+        Some(Command::Rematch(args)) => network_commands::rematch(args, &data_dir()?),
         Some(Command::Games(args)) => correspondence_commands::games(args, &data_dir()?),
         Some(Command::Move(args)) => correspondence_commands::make_move(args, &data_dir()?),
         Some(Command::Board(args)) => board_command::run(args),

@@ -25,7 +25,7 @@ use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
 pub use crate::net::room_file::RoomFile;
 use crate::net::server_url::ServerUrl;
-use crate::net::session::{ColorQuestion, Event, HostTerms, Session};
+use crate::net::session::{ColorQuestion, Event, HostTerms, REMATCH_DECLINED, Session};
 use crate::net::transport::IceServers;
 
 fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -161,6 +161,27 @@ pub struct ResumeArgs {
     play: PlayFlags,
 }
 
+/// Arguments of `reversi rematch`.
+#[derive(Debug, Clone, Args)]
+pub struct RematchArgs {
+    /// The finished game's log.
+    log: PathBuf,
+    /// Wait for the opponent's proposal instead of proposing.
+    #[arg(long)]
+    wait: bool,
+    /// With --wait: accept the proposal without asking.
+    #[arg(long, requires = "wait", conflicts_with = "decline")]
+    accept: bool,
+    /// With --wait: decline it without asking.
+    #[arg(long, requires = "wait")]
+    decline: bool,
+    /// Where to write the new game's log (must not exist; default: beside the old one).
+    #[arg(long = "new-log", value_name = "PATH")]
+    new_log: Option<PathBuf>,
+    #[command(flatten)]
+    play: PlayFlags,
+}
+
 /// A `--server` value, checked (`https://` becomes `wss://`).
 pub(super) fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
     ServerUrl::parse(text).map_err(|e| CliError::Network(e.to_string()))
@@ -241,7 +262,13 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
         let config = args.play.driver_config(url, log, None);
         // Spectators follow the game in a stand-alone server's mailbox.
         let watch = embedded.is_none().then(|| server_url.clone());
-        let result = play(Driver::new(session, writer, config), &args.play, watch).await;
+        let result = play(
+            Driver::new(session, writer, config),
+            &args.play,
+            watch,
+            None,
+        )
+        .await;
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();
         }
@@ -294,7 +321,74 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
     );
     let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, log, Some(args.wait));
-    runtime()?.block_on(play(Driver::new(session, writer, config), &args.play, None))
+    runtime()?.block_on(play(
+        Driver::new(session, writer, config),
+        &args.play,
+        None,
+        None,
+    ))
+}
+
+/// `reversi rematch LOG`: proposes a new game with the same rules to the
+/// opponent of a finished game (or, with `--wait`, answers theirs), in a
+/// room both derive from the old one, and plays it.
+pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliError> {
+    let setup = crate::net::rematch::set_up(
+        &args.log,
+        data_dir.identity()?,
+        args.new_log.clone(),
+        !args.wait,
+    )
+    .map_err(|e| CliError::Network(e.to_string()))?;
+    eprintln!(
+        "{} a rematch with {}",
+        if args.wait {
+            "waiting for"
+        } else {
+            "proposing"
+        },
+        setup.opponent
+    );
+    let (session, writer, log, embedded_addr) =
+        (setup.session, setup.writer, setup.log, setup.embedded);
+    let config = args.play.driver_config(setup.room_url, log.clone(), None);
+    let answer = match (args.accept, args.decline) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    };
+    runtime()?.block_on(async {
+        // The host of an embedded-server game runs it again where it was.
+        let embedded = match embedded_addr {
+            Some(addr) => Some(
+                start_embedded(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port()))
+                    .await
+                    .map_err(CliError::Network)?
+                    .server,
+            ),
+            None => None,
+        };
+        let result = play(
+            Driver::new(session, writer, config),
+            &args.play,
+            None,
+            answer,
+        )
+        .await;
+        if let Some(server) = embedded {
+            server.shutdown_handle().shutdown();
+        }
+        match result {
+            Ok(text) => Ok(format!("{text}log: {}\n", log.display())),
+            Err(CliError::Network(e)) if e.contains(REMATCH_DECLINED) && args.wait => {
+                Ok("you declined the rematch\n".to_string())
+            }
+            Err(CliError::Network(e)) if e.contains(REMATCH_DECLINED) => Err(CliError::Network(
+                "the opponent declined the rematch".to_string(),
+            )),
+            Err(e) => Err(e),
+        }
+    })
 }
 
 /// Runs `reversi resume`.
@@ -340,7 +434,7 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
             ),
             None => None,
         };
-        let result = play(Driver::new(session, writer, config), &args.play, None).await;
+        let result = play(Driver::new(session, writer, config), &args.play, None, None).await;
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();
         }
@@ -358,11 +452,13 @@ pub(super) fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 }
 
 /// Plays the game to its end, reporting on standard error; with `watch`,
-/// says the watch code once the game exists.
+/// says the watch code once the game exists; `rematch_answer` answers a
+/// rematch offer without asking (accept or decline).
 async fn play(
     mut driver: Driver,
     flags: &PlayFlags,
     watch: Option<ServerUrl>,
+    rematch_answer: Option<bool>,
 ) -> Result<String, CliError> {
     driver.set_clock_offset(super::correspondence_commands::clock_offset_ms()?);
     // Says each change of the connection once (every reconnection attempt).
@@ -401,13 +497,17 @@ async fn play(
             said_route = None;
         }
     });
-    let mut mover: Box<dyn Mover> = match flags.bot {
+    let inner: Box<dyn Mover> = match flags.bot {
         Some(level) => Box::new(BotMover(BackgroundBot::new(Bot::new(
             level,
             driver::seed(),
         )))),
         None => Box::new(StdinMover::new()),
     };
+    let mut mover: Box<dyn Mover> = Box::new(Answering {
+        answer: rematch_answer,
+        inner,
+    });
     let mut report = |event: &Event| match event {
         Event::PeerIdentified { name, fingerprint } => {
             eprintln!("opponent: {name} (key {fingerprint})")
@@ -423,6 +523,7 @@ async fn play(
         Event::PeerRejected(reason) => eprintln!("the opponent rejected: {reason}"),
         Event::Halted(reason) => eprintln!("game halted: {reason}"),
         Event::Ended(outcome) => eprintln!("game over: {}", outcome_text(outcome)),
+        Event::RematchOffered => eprintln!("the opponent proposes a rematch"),
         Event::Recorded { .. } | Event::Acknowledged(_) => {}
     };
     let outcome: Outcome = driver
@@ -472,8 +573,28 @@ fn clock_text(session: &Session) -> String {
 /// keeps answering the peer meanwhile.
 struct BotMover(BackgroundBot);
 
+/// Answers a rematch offer as told, else lets the inner mover answer.
+struct Answering {
+    answer: Option<bool>,
+    inner: Box<dyn Mover>,
+}
+
+impl Mover for Answering {
+    fn poll(&mut self, session: &Session) -> Option<Action> {
+        match self.answer {
+            Some(true) if session.rematch_offered() => Some(Action::AcceptRematch),
+            Some(false) if session.rematch_offered() => Some(Action::DeclineRematch),
+            _ => self.inner.poll(session),
+        }
+    }
+}
+
 impl Mover for BotMover {
     fn poll(&mut self, session: &Session) -> Option<Action> {
+        // A bot plays any rematch it is offered.
+        if session.rematch_offered() {
+            return Some(Action::AcceptRematch);
+        }
         if let Some(question) = session.my_question() {
             return Some(Action::Choose(bot_choice(session, question)));
         }
@@ -531,6 +652,23 @@ impl StdinMover {
         }
     }
 
+    /// Asks whether to play the rematch offered and reads `yes` or `no`.
+    fn answer_rematch(&mut self, session: &Session) -> Option<Action> {
+        let ply = session.records().len();
+        if self.prompted_at != Some(ply) {
+            self.prompted_at = Some(ply);
+            eprintln!("play the rematch? type yes or no:");
+        }
+        while let Ok(line) = self.lines.try_recv() {
+            match line.trim().to_ascii_lowercase().as_str() {
+                "yes" | "y" => return Some(Action::AcceptRematch),
+                "no" | "n" => return Some(Action::DeclineRematch),
+                other => eprintln!("expected yes or no, found {other:?}"),
+            }
+        }
+        None
+    }
+
     /// Asks a colour question and reads `black` or `white` (or `resign`).
     fn answer(&mut self, session: &Session, question: ColorQuestion) -> Option<Action> {
         let ply = session.records().len();
@@ -560,6 +698,9 @@ impl Mover for StdinMover {
     fn poll(&mut self, session: &Session) -> Option<Action> {
         if let Some(question) = session.my_question() {
             return self.answer(session, question);
+        }
+        if session.rematch_offered() {
+            return self.answer_rematch(session);
         }
         let position = session.position()?;
         let ply = session.records().len();

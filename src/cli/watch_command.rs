@@ -54,6 +54,12 @@ fn describe(v: &MatchVerifier, index: usize, record: &Record) -> String {
             v.proposal().rules.options(),
             humantime::format_duration(Duration::from_secs(u64::from(v.deadline_secs())))
         ),
+        Body::RematchGenesis(r) => format!(
+            "{} proposes a rematch of game {}: {}",
+            name(v, Seat::Host),
+            &hex(&r.previous)[..16],
+            v.proposal().rules.options()
+        ),
         Body::Accept(_) | Body::OpenAccept(_) => format!("{} accepts", name(v, Seat::Guest)),
         Body::Reveal(_) if record.content().author == Seat::Host => {
             format!("{author} reveals the host's nonce")

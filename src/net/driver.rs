@@ -47,6 +47,10 @@ pub enum Action {
     /// Answer the colour question this side is asked (see
     /// [`Session::my_question`]).
     Choose(Color),
+    /// Accept the rematch offered (see [`Session::rematch_offered`]).
+    AcceptRematch,
+    /// Decline it.
+    DeclineRematch,
 }
 
 /// Chooses this side's moves (a person at a terminal, a bot, a test).
@@ -278,7 +282,9 @@ impl Driver {
         loop {
             self.notify_observer();
             if let Some(reason) = self.session.halted() {
-                return Err(DriverError::Halted(reason.to_string()));
+                let reason = reason.to_string();
+                self.say_parting_words().await;
+                return Err(DriverError::Halted(reason));
             }
             if let Some(outcome) = self.session.outcome() {
                 let ended = *self.ended_at.get_or_insert_with(Instant::now);
@@ -586,6 +592,21 @@ impl Driver {
         }
     }
 
+    /// Repeats the session's parting message a few times (a lossy link may
+    /// lose one) before the connection is dropped.
+    async fn say_parting_words(&mut self) {
+        let Some(bytes) = self.session.parting_message() else {
+            return;
+        };
+        let until = Instant::now() + FINAL_LINGER;
+        while Instant::now() < until {
+            if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer) {
+                transport.send(peer, bytes.clone());
+            }
+            tokio::time::sleep(FINAL_ACK_EVERY).await;
+        }
+    }
+
     /// Tells a connected opponent we are alive, once a second.
     fn send_heartbeat(&mut self) {
         if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer) {
@@ -602,7 +623,10 @@ impl Driver {
         mover: &mut dyn Mover,
         on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<(), DriverError> {
-        if !self.session.my_turn() && self.session.my_question().is_none() {
+        if !self.session.my_turn()
+            && self.session.my_question().is_none()
+            && !self.session.rematch_offered()
+        {
             self.turn_since = None;
             return Ok(());
         }
@@ -617,6 +641,8 @@ impl Driver {
             Action::Play(square) => self.session.play(square, self.now_ms()),
             Action::Resign => self.session.resign(self.now_ms()),
             Action::Choose(color) => self.session.choose(color, self.now_ms()),
+            Action::AcceptRematch => self.session.accept_rematch(self.now_ms()),
+            Action::DeclineRematch => self.session.decline_rematch(),
         };
         match result {
             Ok(outputs) => {

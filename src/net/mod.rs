@@ -9,6 +9,7 @@ pub mod leaderboard;
 pub mod link;
 pub mod mailbox;
 pub mod mailbox_sync;
+pub mod rematch;
 pub mod room_code;
 pub mod room_file;
 pub mod server_url;

@@ -202,6 +202,22 @@ impl FromStr for RoomCode {
     }
 }
 
+/// The room a rematch of a game meets in: derived from the previous
+/// game's room name (which only its players hold, not its spectators) and
+/// its id, so both players find it without a new code.
+pub fn rematch_room(
+    previous_room: &str,
+    previous_game: &crate::match_log::record::Digest,
+) -> String {
+    use sha2::{Digest as _, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(b"reversi/rematch-room/v1\0");
+    hasher.update(previous_room.as_bytes());
+    hasher.update([0]);
+    hasher.update(previous_game);
+    BASE32_NOPAD.encode(&hasher.finalize())[..16].to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,8 +14,8 @@ use crate::match_log::coin_flip::commitment;
 use crate::match_log::compare::EquivocationProof;
 use crate::match_log::record::{
     Accept, Body, ColorChoice, Digest, Genesis, MoveBody, OpenAccept, OpenGenesis,
-    PROTOCOL_VERSION, PlayerInfo, Record, RecordContent, Reveal, Seat, TimeoutClaim,
-    invite_commitment,
+    PROTOCOL_VERSION, PlayerInfo, Record, RecordContent, RematchGenesis, Reveal, Seat,
+    TimeoutClaim, invite_commitment,
 };
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::match_log::verify::{MatchVerifier, Phase, VerifyError};
@@ -113,6 +113,9 @@ pub enum Event {
     Acknowledged(u32),
     /// A move this side asked for could not be played (illegal, not its turn).
     MoveRefused(String),
+    /// The opponent of the previous game proposes this rematch: accept it
+    /// ([`Session::accept_rematch`]) or decline it ([`Session::decline_rematch`]).
+    RematchOffered,
 }
 
 /// The two questions of the draw rule decided by lot, in the order asked.
@@ -167,6 +170,18 @@ pub enum ResumeError {
     NotYours(String),
 }
 
+/// A rematch: the finished game it follows and the opponent it is with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RematchOf {
+    /// The previous game's id.
+    pub previous: Digest,
+    /// The opponent's key in it.
+    pub opponent: PublicKey,
+}
+
+/// The reason a declined rematch halts the session with.
+pub const REMATCH_DECLINED: &str = "the rematch was declined";
+
 /// The peer on the current connection.
 #[derive(Debug, Clone)]
 struct Peer {
@@ -191,6 +206,12 @@ pub struct Session {
     strikes: u32,
     halted: Option<String>,
     peer_acked: u32,
+    /// A rematch being proposed (host) or offered (guest).
+    rematch: Option<RematchOf>,
+    /// Whether this guest accepted the rematch offered.
+    consented: bool,
+    /// Whether the offer was told (once).
+    offer_told: bool,
 }
 
 fn message(m: &WireMessage) -> Output {
@@ -245,7 +266,74 @@ impl Session {
             strikes: 0,
             halted: None,
             peer_acked: 0,
+            rematch: None,
+            consented: false,
+            offer_told: false,
         }
+    }
+
+    /// A host proposing a rematch of a finished game to its opponent:
+    /// only that key may take the seat, and the genesis names the game.
+    pub fn host_rematch(
+        identity: Identity,
+        name: String,
+        terms: HostTerms,
+        rematch: RematchOf,
+    ) -> Session {
+        let mut session = Session::host(identity, name, terms);
+        session.rematch = Some(rematch);
+        session
+    }
+
+    /// A guest waiting for a rematch of a finished game from its opponent:
+    /// the offer is taken only with the player's consent.
+    pub fn rematch_guest(identity: Identity, name: String, rematch: RematchOf) -> Session {
+        let prefix = rematch.opponent.fingerprint().as_compact().to_string();
+        let mut session = Session::guest(identity, name, prefix, Vec::new());
+        session.rematch = Some(rematch);
+        session
+    }
+
+    /// Whether a rematch is offered and waits for this side's answer.
+    pub fn rematch_offered(&self) -> bool {
+        self.rematch.is_some()
+            && !self.consented
+            && self.halted.is_none()
+            && self.me == Seat::Guest
+            && self
+                .verifier
+                .as_ref()
+                .is_some_and(|v| v.phase() == Phase::AwaitAccept)
+    }
+
+    /// Accepts the rematch offered: signs the acceptance.
+    pub fn accept_rematch(&mut self, now_ms: u64) -> Result<Vec<Output>, ActionError> {
+        if !self.rematch_offered() {
+            return Err(ActionError::NotPlaying);
+        }
+        self.consented = true;
+        Ok(self.advance(now_ms))
+    }
+
+    /// Declines the rematch offered: tells the proposer, and stops.
+    pub fn decline_rematch(&mut self) -> Result<Vec<Output>, ActionError> {
+        if !self.rematch_offered() {
+            return Err(ActionError::NotPlaying);
+        }
+        self.halted = Some(REMATCH_DECLINED.to_string());
+        Ok(vec![
+            message(&WireMessage::DeclineRematch),
+            Output::Event(Event::Halted(REMATCH_DECLINED.to_string())),
+        ])
+    }
+
+    /// What to repeat to the peer for a moment after halting, so that it
+    /// arrives: the refusal of a rematch this side declined.
+    pub fn parting_message(&self) -> Option<Vec<u8>> {
+        (self.me == Seat::Guest
+            && self.rematch.is_some()
+            && self.halted.as_deref() == Some(REMATCH_DECLINED))
+        .then(|| WireMessage::DeclineRematch.encode())
     }
 
     /// A host proposing `terms`.
@@ -505,6 +593,27 @@ impl Session {
                 let reason: String = reason.chars().take(300).collect();
                 vec![Output::Event(Event::PeerRejected(reason))]
             }
+            // Only the guest of a rematch not yet accepted may decline it.
+            Ok(WireMessage::DeclineRematch) => {
+                let proposing = self.me == Seat::Host
+                    && self.rematch.is_some()
+                    && self
+                        .verifier
+                        .as_ref()
+                        .is_some_and(|v| v.phase() == Phase::AwaitAccept);
+                if proposing {
+                    self.halted = Some(REMATCH_DECLINED.to_string());
+                    vec![
+                        Output::Event(Event::Halted(REMATCH_DECLINED.to_string())),
+                        Output::Disconnect(REMATCH_DECLINED.to_string()),
+                    ]
+                } else {
+                    self.reject(
+                        bytes,
+                        "a rematch refusal where no rematch is proposed".into(),
+                    )
+                }
+            }
         }
     }
 
@@ -574,6 +683,12 @@ impl Session {
                 .ok_or_else(|| {
                     format!("the host's key {fingerprint} does not match the room code (expected a fingerprint starting {prefix})")
                 }),
+            (None, Start::Host(_)) => match &self.rematch {
+                Some(r) if r.opponent != key => Err(format!(
+                    "the peer's key {fingerprint} is not the opponent this rematch is for"
+                )),
+                _ => Ok(()),
+            },
             (None, _) => Ok(()),
         };
         if let Err(reason) = expected {
@@ -801,6 +916,12 @@ impl Session {
                 return Err("record 0: the genesis names another guest key than ours".into());
             }
         }
+        if let Some(rematch) = &self.rematch {
+            if verifier.previous_game() != Some(rematch.previous) || host != Some(rematch.opponent)
+            {
+                return Err("record 0: not a rematch of our game from its opponent".into());
+            }
+        }
         Ok(verifier)
     }
 
@@ -882,6 +1003,16 @@ impl Session {
                     continue;
                 }
                 (Some(v), _, _) => match (v.phase(), self.me) {
+                    // A rematch is taken only once the player says so.
+                    (Phase::AwaitAccept, Seat::Guest)
+                        if self.rematch.is_some() && !self.consented =>
+                    {
+                        if !self.offer_told {
+                            self.offer_told = true;
+                            out.push(Output::Event(Event::RematchOffered));
+                        }
+                        break;
+                    }
                     (Phase::AwaitAccept, Seat::Guest) => {
                         let nonce = guest_nonce(&self.identity, &self.records[0].hash());
                         let guest_commitment = commitment(&nonce);
@@ -905,7 +1036,10 @@ impl Session {
                         let genesis = &self.records[0];
                         let at = genesis.content().timestamp_ms;
                         let nonce = match &genesis.content().body {
-                            Body::Genesis(g) => host_nonce(&self.identity, g, at),
+                            Body::Genesis(g)
+                            | Body::RematchGenesis(RematchGenesis { genesis: g, .. }) => {
+                                host_nonce(&self.identity, g, at)
+                            }
                             Body::OpenGenesis(g) => open_host_nonce(&self.identity, g, at),
                             _ => unreachable!("record 0 is a genesis"),
                         };
@@ -946,7 +1080,16 @@ impl Session {
             host_commitment: [0; 32],
         };
         genesis.host_commitment = commitment(&host_nonce(&self.identity, &genesis, now_ms));
-        let content = RecordContent::genesis(genesis, now_ms);
+        let content = match &self.rematch {
+            Some(r) => RecordContent::rematch_genesis(
+                RematchGenesis {
+                    genesis,
+                    previous: r.previous,
+                },
+                now_ms,
+            ),
+            None => RecordContent::genesis(genesis, now_ms),
+        };
         Record::sign(content, &self.identity)
     }
 

@@ -778,3 +778,73 @@ fn a_missed_colour_choice_is_claimed_on_the_deadline() {
     assert_eq!(v.seat_of(winner), Some(other.seat()));
     assert_eq!(other.my_color(), Some(winner));
 }
+
+#[test]
+fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined() {
+    let (host_id, guest_id) = (identity(1), identity(2));
+    let previous = [7u8; 32];
+    let offer = |host_id: Identity, guest_id: Identity, previous| {
+        let host = Session::host_rematch(
+            host_id,
+            "Ann".into(),
+            terms(),
+            RematchOf {
+                previous,
+                opponent: guest_id.public_key(),
+            },
+        );
+        let guest = Session::rematch_guest(
+            guest_id,
+            "Ben".into(),
+            RematchOf {
+                previous: [7; 32],
+                opponent: identity(1).public_key(),
+            },
+        );
+        (host, guest)
+    };
+    // Accepted: the offer waits for the guest's word, then the game starts.
+    let (mut host, mut guest) = offer(host_id.clone(), guest_id.clone(), previous);
+    let (_, guest_events) = connect(&mut host, &mut guest);
+    assert!(guest_events.contains(&Event::RematchOffered));
+    assert!(guest.rematch_offered());
+    assert_eq!(guest.records().len(), 1, "only the proposal so far");
+    assert_eq!(guest.verifier().unwrap().previous_game(), Some(previous));
+    let outputs = guest.accept_rematch(T0).unwrap();
+    pump(&mut guest, &mut host, outputs, vec![]);
+    assert!(host.my_turn() || guest.my_turn(), "play begins");
+    assert_eq!(host.records(), guest.records());
+    // Declined: the proposer is told and stops.
+    let (mut host, mut guest) = offer(host_id.clone(), guest_id.clone(), previous);
+    connect(&mut host, &mut guest);
+    let outputs = guest.decline_rematch().unwrap();
+    assert!(guest.parting_message().is_some());
+    let (_, host_events) = pump(&mut guest, &mut host, outputs, vec![]);
+    assert!(host_events.contains(&Event::Halted(REMATCH_DECLINED.to_string())));
+    assert_eq!(host.halted(), Some(REMATCH_DECLINED));
+    // A proposal that names another game is refused; so is a stranger.
+    let (mut host, mut guest) = offer(host_id.clone(), guest_id.clone(), [8; 32]);
+    let (_, guest_events) = connect(&mut host, &mut guest);
+    assert!(!guest.rematch_offered());
+    assert!(
+        guest_events
+            .iter()
+            .any(|e| matches!(e, Event::Rejected(r) if r.contains("not a rematch of our game")))
+    );
+    let (mut host, _) = offer(host_id, guest_id, previous);
+    let mut stranger = Session::guest(
+        identity(3),
+        "Cy".into(),
+        identity(1)
+            .public_key()
+            .fingerprint()
+            .as_compact()
+            .to_string(),
+        Vec::new(),
+    );
+    let (host_events, _) = connect(&mut host, &mut stranger);
+    assert!(host_events.iter().any(
+        |e| matches!(e, Event::Rejected(r) if r.contains("not the opponent this rematch is for"))
+    ));
+    assert!(host.records().is_empty(), "no proposal to a stranger");
+}

@@ -30,6 +30,8 @@ pub enum WireMessage {
         /// The reason, for the other player to see.
         reason: String,
     },
+    /// "I decline the rematch you propose": the proposal's guest says no.
+    DeclineRematch,
 }
 
 /// Who is speaking, and how far their log goes.

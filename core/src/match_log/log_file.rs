@@ -190,6 +190,18 @@ pub fn record_view(record: &Record) -> Value {
                 "host_commitment": hex(&g.host_commitment),
             })
         }
+        Body::RematchGenesis(r) => {
+            let g = &r.genesis;
+            json!({
+                "kind": "rematch_genesis",
+                "previous": hex(&r.previous),
+                "rules": rules_view(&g.rules),
+                "deadline_secs": g.deadline_secs,
+                "host": player_view(&g.host),
+                "guest": player_view(&g.guest),
+                "host_commitment": hex(&g.host_commitment),
+            })
+        }
         Body::OpenGenesis(g) => {
             let host = player_view(&g.host);
             json!({

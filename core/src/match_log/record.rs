@@ -98,6 +98,11 @@ impl RecordContent {
         RecordContent::first(Body::Genesis(genesis), timestamp_ms)
     }
 
+    /// The first record of a rematch (see [`Body::RematchGenesis`]).
+    pub fn rematch_genesis(genesis: RematchGenesis, timestamp_ms: u64) -> RecordContent {
+        RecordContent::first(Body::RematchGenesis(genesis), timestamp_ms)
+    }
+
     /// The first record of an open game (see [`Body::OpenGenesis`]).
     pub fn open_genesis(genesis: OpenGenesis, timestamp_ms: u64) -> RecordContent {
         RecordContent::first(Body::OpenGenesis(genesis), timestamp_ms)
@@ -143,6 +148,9 @@ pub enum Body {
     TieWinner(ColorChoice),
     /// Then the other player chooses the colour they play.
     SeatColor(ColorChoice),
+    /// A host's proposal of a new game to the opponent of a finished one:
+    /// a genesis that names the previous game.
+    RematchGenesis(RematchGenesis),
 }
 
 impl Body {
@@ -159,6 +167,7 @@ impl Body {
             Body::OpenAccept(_) => "open accept",
             Body::TieWinner(_) => "tie winner choice",
             Body::SeatColor(_) => "colour choice",
+            Body::RematchGenesis(_) => "rematch genesis",
         }
     }
 }
@@ -209,6 +218,15 @@ pub struct Genesis {
     pub guest: PlayerInfo,
     /// SHA-256 of the host's secret nonce.
     pub host_commitment: Digest,
+}
+
+/// A rematch: a genesis as any other, and the game it follows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchGenesis {
+    /// The proposal; its players are the previous game's.
+    pub genesis: Genesis,
+    /// The previous game's id.
+    pub previous: Digest,
 }
 
 /// The most bytes of an invitation secret (a room name is 11).

@@ -11,8 +11,8 @@ use super::coin_flip::{black_seat, commitment, game_seed, seed_tie_winner, tie_c
 use super::identity::{PublicKey, verify_batch_strict};
 use super::record::{
     Body, ColorChoice, Digest, Genesis, MAX_INVITE_SECRET_BYTES, MAX_LOG_RECORDS, MAX_NAME_BYTES,
-    OpenAccept, OpenGenesis, PROTOCOL_VERSION, PlayerInfo, Record, Seat, WireRules, hex,
-    invite_commitment,
+    OpenAccept, OpenGenesis, PROTOCOL_VERSION, PlayerInfo, Record, RematchGenesis, Seat, WireRules,
+    hex, invite_commitment,
 };
 use super::rules_proposal::{DrawAgreement, RulesProposal, WireRulesError};
 use crate::engine::{Color, Ending, Outcome, PlayError, Position, Rules, Square};
@@ -305,6 +305,8 @@ pub enum Phase {
 #[derive(Debug, Clone)]
 pub struct MatchVerifier {
     game_id: Digest,
+    /// The game a rematch follows.
+    previous: Option<Digest>,
     proposal: RulesProposal,
     deadline_secs: u32,
     host: Player,
@@ -459,7 +461,9 @@ impl MatchVerifier {
             }));
         }
         let (host_info, host_commitment, deadline_secs) = match &content.body {
-            Body::Genesis(g) => (&g.host, g.host_commitment, g.deadline_secs),
+            Body::Genesis(g) | Body::RematchGenesis(RematchGenesis { genesis: g, .. }) => {
+                (&g.host, g.host_commitment, g.deadline_secs)
+            }
             Body::OpenGenesis(g) => (&g.host, g.host_commitment, g.deadline_secs),
             other => {
                 return Err(at(Violation::UnexpectedBody {
@@ -484,7 +488,7 @@ impl MatchVerifier {
             }));
         }
         let (host, guest, invite, proposal) = match &content.body {
-            Body::Genesis(g) => {
+            Body::Genesis(g) | Body::RematchGenesis(RematchGenesis { genesis: g, .. }) => {
                 let (host, guest, proposal) = check_genesis(g).map_err(at)?;
                 (host, Some(guest), None, proposal)
             }
@@ -494,7 +498,12 @@ impl MatchVerifier {
             }
             _ => unreachable!("matched above"),
         };
+        let previous = match &content.body {
+            Body::RematchGenesis(r) => Some(r.previous),
+            _ => None,
+        };
         Ok(MatchVerifier {
+            previous,
             game_id: record.hash(),
             proposal,
             deadline_secs,
@@ -641,7 +650,9 @@ impl MatchVerifier {
             });
         }
         match &content.body {
-            Body::Genesis(_) | Body::OpenGenesis(_) => unreachable!("refused by expected_next"),
+            Body::Genesis(_) | Body::OpenGenesis(_) | Body::RematchGenesis(_) => {
+                unreachable!("refused by expected_next")
+            }
             Body::Accept(accept) => Ok(Effect::Accept(accept.guest_commitment)),
             Body::OpenAccept(accept) => Ok(Effect::OpenAccept(
                 self.check_open_accept(accept)?,
@@ -904,6 +915,11 @@ impl MatchVerifier {
     /// The game id: hash of the genesis record.
     pub fn game_id(&self) -> Digest {
         self.game_id
+    }
+
+    /// The game this one is a rematch of, as its genesis names it.
+    pub fn previous_game(&self) -> Option<Digest> {
+        self.previous
     }
 
     /// The proposed rules.
