@@ -356,12 +356,61 @@ fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
     let b = guest.state().network_snapshot().unwrap();
     assert_eq!(a.outcome, b.outcome);
     assert_ne!(a.my_color, b.my_color);
+    let first_log = a.log.clone().unwrap();
     let log_a = std::fs::read(a.log.unwrap()).unwrap();
     let log_b = std::fs::read(b.log.unwrap()).unwrap();
     assert_eq!(log_a, log_b, "both windows wrote the same signed log");
     wait_for(&mut host, "the result", |h| {
         h.query_by_label_contains("wins").is_some() || h.query_by_label("Draw").is_some()
     });
+    // A rematch: Ann proposes, Ben waits, is asked and accepts; a new game
+    // with the same rules begins, its genesis naming the first game.
+    guest.get_by_label("Wait for a rematch").click();
+    guest.step();
+    host.get_by_label("Rematch").click();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !guest
+        .state()
+        .network_snapshot()
+        .is_some_and(|s| s.rematch_offered)
+    {
+        assert!(Instant::now() < deadline, "no rematch offer arrived");
+        host.step();
+        guest.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    guest.run();
+    guest.get_by_label("Accept").click();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "the rematch did not start");
+        host.step();
+        guest.step();
+        let (a, b) = (
+            host.state().network_snapshot().unwrap(),
+            guest.state().network_snapshot().unwrap(),
+        );
+        assert!(
+            a.error.is_none() && b.error.is_none(),
+            "{:?} {:?}",
+            a.error,
+            b.error
+        );
+        if a.position.is_some() && b.position.is_some() && a.my_color.is_some() {
+            let log = a.log.unwrap();
+            assert_ne!(log, first_log, "a new log");
+            let (_, verifier) =
+                reversi::match_log::audit::audit_log_bytes(&std::fs::read(&log).unwrap()).unwrap();
+            let first =
+                reversi::match_log::audit::audit_log_bytes(&std::fs::read(&first_log).unwrap())
+                    .unwrap()
+                    .1;
+            assert_eq!(verifier.previous_game(), Some(first.game_id()));
+            assert_eq!(verifier.proposal(), first.proposal());
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 #[test]
