@@ -47,6 +47,39 @@ fn light() -> Settings {
     }
 }
 
+/// A signaling server with its mailbox (and its leaderboard if asked).
+fn mailbox_server(
+    runtime: &tokio::runtime::Runtime,
+    leaderboard: bool,
+) -> reversi_signaling::RunningServer {
+    runtime
+        .block_on(reversi_signaling::start(
+            "127.0.0.1:0".parse().unwrap(),
+            reversi_signaling::Config {
+                mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
+                leaderboard,
+                ..Default::default()
+            },
+        ))
+        .unwrap()
+}
+
+/// `reversi --data-dir DIR/DATA ARGS`, which must succeed: its stdout.
+fn reversi_cli(dir: &TempDir, data: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("--data-dir")
+        .arg(dir.path(data))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// Held by tests that keep a core busy (the hint's search) and by the
 /// two-instance network game, whose WebRTC handshake must not be starved of
 /// CPU on a two-core machine.
@@ -492,30 +525,9 @@ fn an_unfinished_game_against_the_computer_is_resumed_after_a_restart() {
 fn your_games_lists_a_correspondence_game_and_opens_it() {
     let dir = TempDir::new("your-games");
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let server = runtime
-        .block_on(reversi_signaling::start(
-            "127.0.0.1:0".parse().unwrap(),
-            reversi_signaling::Config {
-                mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
-                ..Default::default()
-            },
-        ))
-        .unwrap();
+    let server = mailbox_server(&runtime, false);
     let url = format!("ws://{}", server.addr);
-    let cli = |data: &str, args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
-            .arg("--data-dir")
-            .arg(dir.path(data))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let cli = |data: &str, args: &[&str]| reversi_cli(&dir, data, args);
     let code = cli(
         "host",
         &["host", "--detach", "--server", &url, "--name", "Ann"],
@@ -546,16 +558,7 @@ fn your_games_lists_a_correspondence_game_and_opens_it() {
 fn the_leaderboard_setting_signs_a_join_and_a_leave_on_the_server() {
     let dir = TempDir::new("leaderboard-setting");
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let server = runtime
-        .block_on(reversi_signaling::start(
-            "127.0.0.1:0".parse().unwrap(),
-            reversi_signaling::Config {
-                mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
-                leaderboard: true,
-                ..Default::default()
-            },
-        ))
-        .unwrap();
+    let server = mailbox_server(&runtime, true);
     let url = format!("ws://{}", server.addr);
     let key = reversi::data_dir::DataDir::resolve(Some(&dir.0))
         .unwrap()
@@ -596,30 +599,9 @@ fn the_leaderboard_setting_signs_a_join_and_a_leave_on_the_server() {
 fn the_watch_screen_follows_a_game_from_its_watch_code() {
     let dir = TempDir::new("watch-screen");
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let server = runtime
-        .block_on(reversi_signaling::start(
-            "127.0.0.1:0".parse().unwrap(),
-            reversi_signaling::Config {
-                mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
-                ..Default::default()
-            },
-        ))
-        .unwrap();
+    let server = mailbox_server(&runtime, false);
     let url = format!("ws://{}", server.addr);
-    let cli = |data: &str, args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
-            .arg("--data-dir")
-            .arg(dir.path(data))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let cli = |data: &str, args: &[&str]| reversi_cli(&dir, data, args);
     let code = cli(
         "host",
         &["host", "--detach", "--server", &url, "--name", "Ann"],

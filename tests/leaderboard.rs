@@ -220,28 +220,56 @@ fn leaderboard_flow(server: &Server, dir: &TempDir) {
     let left = ben.ok(&["leaderboard", "--server", &server.url(), "--leave"]);
     assert!(left.contains("left"), "{left}");
     assert_eq!(counted(server), 1);
-    let old = Statement::sign(&ben.identity, Membership::Join, T0)
-        .to_json()
-        .to_string();
-    let (status, body) = server
-        .request("POST", "/leaderboard/members", old.as_bytes())
-        .unwrap();
+    // (The raw requests here say `Host: x`; the program's own say the
+    // server's address, which its statements name.)
+    let post = |statement: &Value| {
+        server
+            .request(
+                "POST",
+                "/leaderboard/members",
+                statement.to_string().as_bytes(),
+            )
+            .unwrap()
+    };
+    let old = Statement::sign(&ben.identity, Membership::Join, "x", T0).to_json();
+    let (status, body) = post(&old);
     assert_eq!(status, 409, "{body}");
-    let mut forged = Statement::sign(&ben.identity, Membership::Join, u64::MAX / 2).to_json();
+    let now = reversi::net::driver::now_ms();
+    let elsewhere = Statement::sign(
+        &ben.identity,
+        Membership::Join,
+        "elsewhere.example.org",
+        now,
+    );
+    let (status, body) = post(&elsewhere.to_json());
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("another server"), "{body}");
+    let future = Statement::sign(&ben.identity, Membership::Join, "x", now + 3_600_000);
+    let (status, body) = post(&future.to_json());
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("future"), "{body}");
+    let mut forged = Statement::sign(&ben.identity, Membership::Join, "x", now).to_json();
     forged["key"] = Value::String(reversi::match_log::record::hex(
         &ann.identity.public_key().to_bytes(),
     ));
-    let (status, body) = server
-        .request(
-            "POST",
-            "/leaderboard/members",
-            forged.to_string().as_bytes(),
-        )
-        .unwrap();
+    let (status, body) = post(&forged);
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("signature"), "{body}");
     assert_eq!(counted(server), 1);
     assert_anyone_recomputes_the_table(server, &ann, dir, "download-after");
+    // A different ending of the one game still counted (signed by both
+    // keys, as only the players can): neither ending counts any more.
+    let fork = game_file(dir, "cy-ann-fork.log", &cy, &ann, 2, Decided::HostWins);
+    let refused = cy.refused(&["submit", fork.to_str().unwrap(), "--server", &server.url()]);
+    assert!(
+        refused.contains("(409)") && refused.contains("two different finished logs"),
+        "{refused}"
+    );
+    assert_eq!(counted(server), 0);
+    assert_eq!(
+        json(&server.get("/leaderboard").unwrap().1)["players"],
+        Value::Array(vec![])
+    );
 }
 
 #[test]

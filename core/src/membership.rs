@@ -2,11 +2,12 @@
 //! longer may). The signaling server keeps the latest statement of each
 //! key and counts a game only when both players' latest says *join*.
 //!
-//! The JSON form: `{"key": HEX, "membership": "join"|"leave",
-//! "timestamp_ms": N, "signature": HEX}`; the signature is ed25519 over
-//! [`MEMBERSHIP_DOMAIN`], the word, a zero byte, the key and the timestamp
-//! (8 bytes, little-endian). A later timestamp replaces an earlier one, so
-//! an old statement cannot be replayed to undo a newer one.
+//! The JSON form: `{"key": HEX, "membership": "join"|"leave", "server":
+//! HOST[:PORT], "timestamp_ms": N, "signature": HEX}`; the signature is
+//! ed25519 over [`MEMBERSHIP_DOMAIN`], the word, a zero byte, the key, the
+//! timestamp (8 bytes, little-endian) and the server's name, so a statement
+//! made for one server cannot be replayed to another. A later timestamp
+//! replaces an earlier one, so an old statement cannot undo a newer one.
 
 use data_encoding::HEXLOWER;
 use serde::Deserialize;
@@ -19,6 +20,9 @@ pub const MEMBERSHIP_DOMAIN: &[u8] = b"reversi/leaderboard/membership/v1\0";
 
 /// The largest statement accepted, in bytes of JSON.
 pub const MAX_STATEMENT_BYTES: usize = 1024;
+
+/// The longest server name a statement may carry.
+pub const MAX_SERVER_BYTES: usize = 255;
 
 /// Join or leave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +48,7 @@ impl Membership {
 pub struct Statement {
     key: PublicKey,
     membership: Membership,
+    server: String,
     timestamp_ms: u64,
     signature: [u8; 64],
 }
@@ -85,16 +90,18 @@ pub enum StatementError {
 struct WireStatement {
     key: String,
     membership: String,
+    server: String,
     timestamp_ms: u64,
     signature: String,
 }
 
-fn message(key: &PublicKey, membership: Membership, timestamp_ms: u64) -> Vec<u8> {
+fn message(key: &PublicKey, membership: Membership, timestamp_ms: u64, server: &str) -> Vec<u8> {
     let mut out = MEMBERSHIP_DOMAIN.to_vec();
     out.extend_from_slice(membership.word().as_bytes());
     out.push(0);
     out.extend_from_slice(&key.to_bytes());
     out.extend_from_slice(&timestamp_ms.to_le_bytes());
+    out.extend_from_slice(server.as_bytes());
     out
 }
 
@@ -115,13 +122,21 @@ fn hex_field<const N: usize>(field: &'static str, text: &str) -> Result<[u8; N],
 }
 
 impl Statement {
-    /// Signs a statement for `identity`.
-    pub fn sign(identity: &Identity, membership: Membership, timestamp_ms: u64) -> Statement {
+    /// Signs a statement for `identity`, for the server named `server`
+    /// (its host and port as an HTTP `Host` header names them).
+    pub fn sign(
+        identity: &Identity,
+        membership: Membership,
+        server: &str,
+        timestamp_ms: u64,
+    ) -> Statement {
         let key = identity.public_key();
+        let server = server.to_ascii_lowercase();
         Statement {
-            signature: identity.sign(&message(&key, membership, timestamp_ms)),
+            signature: identity.sign(&message(&key, membership, timestamp_ms, &server)),
             key,
             membership,
+            server,
             timestamp_ms,
         }
     }
@@ -153,8 +168,16 @@ impl Statement {
                 });
             }
         };
+        if wire.server.len() > MAX_SERVER_BYTES || wire.server.chars().any(char::is_control) {
+            return Err(StatementError::Field {
+                field: "server",
+                expected: "a host name and port",
+                found: wire.server.chars().take(80).collect(),
+            });
+        }
         let signature = hex_field::<64>("signature", &wire.signature)?;
-        if !key.verify(&message(&key, membership, wire.timestamp_ms), &signature) {
+        let signed = message(&key, membership, wire.timestamp_ms, &wire.server);
+        if !key.verify(&signed, &signature) {
             return Err(StatementError::BadSignature {
                 fingerprint: key.fingerprint().to_string(),
             });
@@ -162,6 +185,7 @@ impl Statement {
         Ok(Statement {
             key,
             membership,
+            server: wire.server,
             timestamp_ms: wire.timestamp_ms,
             signature,
         })
@@ -172,6 +196,7 @@ impl Statement {
         json!({
             "key": HEXLOWER.encode(&self.key.to_bytes()),
             "membership": self.membership.word(),
+            "server": self.server,
             "timestamp_ms": self.timestamp_ms,
             "signature": HEXLOWER.encode(&self.signature),
         })
@@ -187,6 +212,11 @@ impl Statement {
         self.membership
     }
 
+    /// The server it is for.
+    pub fn server(&self) -> &str {
+        &self.server
+    }
+
     /// When the player signed it (their clock).
     pub fn timestamp_ms(&self) -> u64 {
         self.timestamp_ms
@@ -196,11 +226,37 @@ impl Statement {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic_the_statement_decoder(bytes in proptest::collection::vec(any::<u8>(), 0..1200)) {
+            let _ = Statement::from_json(&bytes);
+        }
+
+        #[test]
+        fn arbitrary_fields_are_refused_with_a_reason(key in "[0-9a-f]{0,70}", word in "[a-z]{0,6}", at in any::<u64>(), signature in "[0-9a-f]{0,130}") {
+            let text = json!({ "key": key, "membership": word, "server": "x", "timestamp_ms": at, "signature": signature }).to_string();
+            prop_assert!(Statement::from_json(text.as_bytes()).is_err());
+        }
+    }
 
     #[test]
     fn a_statement_round_trips_and_any_change_breaks_its_signature() {
         let identity = Identity::from_secret_bytes(&[7; 32]);
-        let statement = Statement::sign(&identity, Membership::Join, 1_800_000_000_000);
+        let statement = Statement::sign(
+            &identity,
+            Membership::Join,
+            "Play.Example.org:443",
+            1_800_000_000_000,
+        );
+        assert_eq!(statement.server(), "play.example.org:443");
+        let mut elsewhere = statement.to_json();
+        elsewhere["server"] = json!("other.example.org");
+        assert!(matches!(
+            Statement::from_json(elsewhere.to_string().as_bytes()),
+            Err(StatementError::BadSignature { .. })
+        ));
         let text = statement.to_json().to_string();
         assert_eq!(Statement::from_json(text.as_bytes()), Ok(statement.clone()));
         let mut leave = statement.to_json();

@@ -42,6 +42,7 @@ use serde_json::{Value, json};
 use sqlx::Row;
 use tracing::{info, warn};
 
+use crate::mailbox::checked_hex32;
 use crate::mailbox::store::{Store, StoreError};
 use crate::rate_limit::{Rate, RateLimiter};
 
@@ -112,7 +113,8 @@ const COUNTED: &str = "SELECT g.game_id, g.last_hash, g.day, g.host_key, g.host_
             g.guest_key, g.guest_name, g.host_points
      FROM leaderboard_games g
      JOIN leaderboard_members h ON h.player_key = g.host_key AND h.member = 1
-     JOIN leaderboard_members u ON u.player_key = g.guest_key AND u.member = 1";
+     JOIN leaderboard_members u ON u.player_key = g.guest_key AND u.member = 1
+     WHERE g.conflicted = 0";
 
 impl Leaderboard {
     /// The leaderboard on the mailbox's database.
@@ -231,15 +233,26 @@ async fn post_game(
     match stored {
         Ok(Some(row)) => {
             let same = row.try_get::<String, _>(0).ok() == Some(hex(&game.last));
-            let reason = if same {
-                Unrated::Duplicate {
+            if same {
+                let reason = Unrated::Duplicate {
                     game_id: game_id.clone(),
-                }
-                .to_string()
-            } else {
-                format!("a different ending of game {game_id} is already stored; nothing stored")
-            };
-            return refuse(StatusCode::CONFLICT, reason);
+                };
+                return refuse(StatusCode::CONFLICT, reason.to_string());
+            }
+            // Someone signed two endings: as `reversi ratings` does with
+            // both logs, neither counts (the first stays, marked).
+            let marked =
+                sqlx::query("UPDATE leaderboard_games SET conflicted = 1 WHERE game_id = $1")
+                    .bind(&game_id)
+                    .execute(board.store.pool())
+                    .await;
+            if let Err(e) = marked {
+                return database_failed(e);
+            }
+            return refuse(
+                StatusCode::CONFLICT,
+                Unrated::Conflict { game_id }.to_string(),
+            );
         }
         Ok(None) => {}
         Err(e) => return database_failed(e),
@@ -319,15 +332,15 @@ async fn get_log(
     if let Some(refused) = board.throttle(origin) {
         return refused;
     }
-    let game = game.to_ascii_lowercase();
-    if HEXLOWER.decode(game.as_bytes()).map(|b| b.len()) != Ok(32) {
-        return refuse(StatusCode::BAD_REQUEST, "a game id is 64 hex digits");
-    }
+    let game = match checked_hex32(&game, "a game id") {
+        Ok(game) => game,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, e),
+    };
     let row = sqlx::query(
         "SELECT g.log FROM leaderboard_games g
          JOIN leaderboard_members h ON h.player_key = g.host_key AND h.member = 1
          JOIN leaderboard_members u ON u.player_key = g.guest_key AND u.member = 1
-         WHERE g.game_id = $1",
+         WHERE g.game_id = $1 AND g.conflicted = 0",
     )
     .bind(&game)
     .fetch_optional(board.store.pool())
@@ -465,9 +478,13 @@ it cannot tell who holds a key, and one person can make many.</p>\n\
     )
 }
 
+/// How far ahead of the server's clock a statement's timestamp may be.
+const CLOCK_ALLOWANCE_MS: u64 = 10 * 60 * 1000;
+
 async fn post_member(
     ConnectInfo(origin): ConnectInfo<SocketAddr>,
     State(board): State<Leaderboard>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Response {
     if let Some(refused) = board.throttle(origin) {
@@ -477,6 +494,33 @@ async fn post_member(
         Ok(statement) => statement,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, e.to_string()),
     };
+    // Made for this server (as its clients name it), not replayed from another.
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if statement.server() != host {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the statement is for another server ({:?}), not this one ({:?})",
+                truncate(statement.server()),
+                truncate(&host)
+            ),
+        );
+    }
+    // A clock far ahead would lock the key's membership until then.
+    let latest = u64::try_from(now_ms()).unwrap_or(0) + CLOCK_ALLOWANCE_MS;
+    if statement.timestamp_ms() > latest {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the statement is signed {} s in the future by this server's clock; check your clock",
+                (statement.timestamp_ms() - latest + CLOCK_ALLOWANCE_MS) / 1000
+            ),
+        );
+    }
     let key = hex(&statement.key().to_bytes());
     let member = i64::from(statement.membership() == Membership::Join);
     let at = i64::try_from(statement.timestamp_ms()).unwrap_or(i64::MAX);
@@ -517,10 +561,10 @@ async fn get_member(
     if let Some(refused) = board.throttle(origin) {
         return refused;
     }
-    let key = key.to_ascii_lowercase();
-    if HEXLOWER.decode(key.as_bytes()).map(|b| b.len()) != Ok(32) {
-        return refuse(StatusCode::BAD_REQUEST, "a key is 64 hex digits");
-    }
+    let key = match checked_hex32(&key, "a player key") {
+        Ok(key) => key,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, e),
+    };
     match board.is_member(&key).await {
         Ok(member) => crate::fresh_json(StatusCode::OK, json!({ "key": key, "member": member })),
         Err(e) => database_failed(e),

@@ -47,7 +47,13 @@ impl LeaderboardJob {
 
     /// The answer, once it is in: a line for the player (or why it failed).
     pub fn poll(&self) -> Option<Result<String, String>> {
-        self.answer.try_recv().ok()
+        match self.answer.try_recv() {
+            Ok(answer) => Some(answer),
+            Err(std::sync::mpsc::TryRecvError::Empty) => None,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                Some(Err("the request stopped without an answer".into()))
+            }
+        }
     }
 }
 
@@ -73,9 +79,9 @@ fn run(server: &ServerUrl, request: Request) -> Result<String, String> {
             let game_id = runtime
                 .block_on(board.submit(&bytes))
                 .map_err(|e| e.to_string())?;
+            let short: String = game_id.chars().take(16).collect();
             Ok(format!(
-                "Counted on the leaderboard of {server}: game {}.",
-                &game_id[..16.min(game_id.len())]
+                "Counted on the leaderboard of {server}: game {short}."
             ))
         }
     }

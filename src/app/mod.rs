@@ -725,10 +725,13 @@ impl ReversiApp {
             v.player(seat)
                 .map_or("(not yet known)".to_string(), |p| p.name.clone())
         };
-        match v.coin_flip() {
-            Some(flip) => {
-                ui.label(format!("Black: {}", name(flip.black)));
-                ui.label(format!("White: {}", name(flip.black.other())));
+        match v.black_seat() {
+            Some(black) => {
+                ui.label(format!("Black: {}", name(black)));
+                ui.label(format!("White: {}", name(black.other())));
+            }
+            None if v.coin_flip().is_some() => {
+                ui.label("The colours are being chosen (draw rule decided by lot).");
             }
             None => {
                 ui.label(format!(
@@ -741,7 +744,9 @@ impl ReversiApp {
         if let Some(position) = v.current_position() {
             counts_line(ui, position);
             if let Some(seat) = v.seat_to_write().filter(|_| v.end().is_none()) {
-                let at = v.last_timestamp() + u64::from(v.deadline_secs()) * 1000;
+                let at = v
+                    .last_timestamp()
+                    .saturating_add(u64::from(v.deadline_secs()) * 1000);
                 let left = at.saturating_sub(crate::net::driver::now_ms()) / 1000;
                 ui.label(format!(
                     "{}'s clock: {} left",

@@ -281,6 +281,7 @@ fn run(
         let room = serde_json::json!({ "room_url": url, "embedded_server": embedded.as_ref().map(|s: &reversi_signaling::RunningServer| s.addr.to_string()) });
         let _ = std::fs::write(log.with_extension("log.room"), format!("{room}\n"));
         set(&shared, &*wake, |s| s.log = Some(log.clone()));
+        let log_file = log.clone();
         let config = DriverConfig {
             room_url: url,
             ice: settings.ice.clone(),
@@ -357,6 +358,10 @@ fn run(
         let result = driver.run(&mut mover, &mut on_event).await.map_err(|e| e.to_string());
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();
+        }
+        // A proposal nobody accepted is no game.
+        if matches!(&result, Err(e) if e.contains(crate::net::session::REMATCH_DECLINED)) {
+            crate::net::rematch::discard(&log_file);
         }
         let _ = Seat::Host;
         result

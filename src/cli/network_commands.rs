@@ -358,16 +358,7 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
         _ => None,
     };
     runtime()?.block_on(async {
-        // The host of an embedded-server game runs it again where it was.
-        let embedded = match embedded_addr {
-            Some(addr) => Some(
-                start_embedded(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port()))
-                    .await
-                    .map_err(CliError::Network)?
-                    .server,
-            ),
-            None => None,
-        };
+        let embedded = restart_embedded(embedded_addr).await?;
         let result = play(
             Driver::new(session, writer, config),
             &args.play,
@@ -381,14 +372,33 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
         match result {
             Ok(text) => Ok(format!("{text}log: {}\n", log.display())),
             Err(CliError::Network(e)) if e.contains(REMATCH_DECLINED) && args.wait => {
+                crate::net::rematch::discard(&log);
                 Ok("you declined the rematch\n".to_string())
             }
-            Err(CliError::Network(e)) if e.contains(REMATCH_DECLINED) => Err(CliError::Network(
-                "the opponent declined the rematch".to_string(),
-            )),
+            Err(CliError::Network(e)) if e.contains(REMATCH_DECLINED) => {
+                crate::net::rematch::discard(&log);
+                Err(CliError::Network(
+                    "the opponent declined the rematch".to_string(),
+                ))
+            }
             Err(e) => Err(e),
         }
     })
+}
+
+/// A host that ran the embedded server starts it again where it was.
+async fn restart_embedded(
+    addr: Option<SocketAddr>,
+) -> Result<Option<reversi_signaling::RunningServer>, CliError> {
+    match addr {
+        Some(addr) => Ok(Some(
+            start_embedded(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port()))
+                .await
+                .map_err(CliError::Network)?
+                .server,
+        )),
+        None => Ok(None),
+    }
 }
 
 /// Runs `reversi resume`.
@@ -424,16 +434,7 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
     let writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, args.log.clone(), None);
     runtime()?.block_on(async {
-        // A host that ran the embedded server starts it again where it was.
-        let embedded = match embedded_addr {
-            Some(addr) => Some(
-                start_embedded(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port()))
-                    .await
-                    .map_err(CliError::Network)?
-                    .server,
-            ),
-            None => None,
-        };
+        let embedded = restart_embedded(embedded_addr).await?;
         let result = play(Driver::new(session, writer, config), &args.play, None, None).await;
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();

@@ -119,7 +119,9 @@ fn clock_line(v: &MatchVerifier, now_ms: u64) -> Option<String> {
         return None;
     }
     let seat = v.seat_to_write()?;
-    let at = v.last_timestamp() + u64::from(v.deadline_secs()) * 1000;
+    let at = v
+        .last_timestamp()
+        .saturating_add(u64::from(v.deadline_secs()) * 1000);
     let left = Duration::from_secs(at.saturating_sub(now_ms) / 1000);
     Some(format!(
         "{}'s clock: {} left",
@@ -145,12 +147,14 @@ fn state_text(v: &MatchVerifier, now_ms: u64) -> String {
         name(v, Seat::Guest),
         v.record_count()
     );
-    if let Some(flip) = v.coin_flip() {
-        out.push_str(&format!(
+    match v.black_seat() {
+        Some(black) => out.push_str(&format!(
             "black: {}; white: {}\n",
-            name(v, flip.black),
-            name(v, flip.black.other())
-        ));
+            name(v, black),
+            name(v, black.other())
+        )),
+        None if v.coin_flip().is_some() => out.push_str("the colours are being chosen\n"),
+        None => {}
     }
     let squares: Vec<_> = v.moves().iter().map(|m| m.square).collect();
     if !squares.is_empty() {
@@ -175,7 +179,7 @@ fn state_json(v: &MatchVerifier, now_ms: u64) -> Value {
             json!({
                 "name": p.name,
                 "fingerprint": p.key.fingerprint().to_string(),
-                "color": v.coin_flip().map(|f| if f.black == seat { "black" } else { "white" }),
+                "color": v.black_seat().map(|b| if b == seat { "black" } else { "white" }),
             })
         })
     };

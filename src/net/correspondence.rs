@@ -255,6 +255,9 @@ impl GameSummary {
         let phase = verifier.map(|v| v.phase());
         let status = match (phase, session.my_turn()) {
             _ if session.halted().is_some() => "halted".to_string(),
+            (Some(Phase::AwaitAccept), _) if session.rematch_offered() => {
+                "a rematch offer waits for your answer (`reversi resume` its log)".into()
+            }
             (Some(Phase::AwaitAccept), _) => "waiting for the guest to accept".into(),
             (Some(Phase::AwaitHostReveal), _) if me == Seat::Host => "your reveal is due".into(),
             (Some(Phase::AwaitHostReveal), _) => "waiting for the host's reveal".into(),

@@ -90,7 +90,7 @@ impl Leaderboard {
         membership: Membership,
         now_ms: u64,
     ) -> Result<bool, LeaderboardError> {
-        let statement = Statement::sign(identity, membership, now_ms);
+        let statement = Statement::sign(identity, membership, &self.server.authority(), now_ms);
         let body = statement.to_json().to_string();
         let (status, answer) = http_post(
             &self.server,

@@ -53,6 +53,13 @@ pub struct RematchSetup {
     pub opponent: String,
 }
 
+/// Removes a declined rematch's log and its room file: a proposal nobody
+/// accepted is no game.
+pub fn discard(log: &Path) {
+    let _ = std::fs::remove_file(log);
+    let _ = std::fs::remove_file(RoomFile::path(log));
+}
+
 /// Sets up a rematch of the finished game in `old_log`: proposing it, or
 /// waiting for the opponent's proposal. The new log goes to `new_log`, or
 /// beside the old one, named after the room.
@@ -75,6 +82,8 @@ pub fn set_up(
     let rematch = RematchOf {
         previous: v.game_id(),
         opponent: opponent.key,
+        proposal: *v.proposal(),
+        deadline_secs: v.deadline_secs(),
     };
     let name = v.player(me).map_or_else(String::new, |p| p.name.clone());
     let room_file = RoomFile::read(old_log);

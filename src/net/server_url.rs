@@ -135,7 +135,9 @@ impl ServerUrl {
         format!("{self}/{room}")
     }
 
-    fn authority(&self) -> String {
+    /// The host and port as an HTTP `Host` header names them (the port
+    /// left out when it is the scheme's default).
+    pub fn authority(&self) -> String {
         let default = if self.tls { 443 } else { 80 };
         if self.port == default {
             self.host.clone()

@@ -170,13 +170,18 @@ pub enum ResumeError {
     NotYours(String),
 }
 
-/// A rematch: the finished game it follows and the opponent it is with.
+/// A rematch: the finished game it follows, the opponent it is with, and
+/// the terms it keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RematchOf {
     /// The previous game's id.
     pub previous: Digest,
     /// The opponent's key in it.
     pub opponent: PublicKey,
+    /// Its rules.
+    pub proposal: RulesProposal,
+    /// Its per-move deadline.
+    pub deadline_secs: u32,
 }
 
 /// The reason a declined rematch halts the session with.
@@ -294,16 +299,16 @@ impl Session {
         session
     }
 
-    /// Whether a rematch is offered and waits for this side's answer.
+    /// Whether a rematch is offered and waits for this side's answer. A
+    /// rematch is never accepted without it, also when its log is resumed.
     pub fn rematch_offered(&self) -> bool {
-        self.rematch.is_some()
-            && !self.consented
+        !self.consented
             && self.halted.is_none()
             && self.me == Seat::Guest
             && self
                 .verifier
                 .as_ref()
-                .is_some_and(|v| v.phase() == Phase::AwaitAccept)
+                .is_some_and(|v| v.phase() == Phase::AwaitAccept && v.previous_game().is_some())
     }
 
     /// Accepts the rematch offered: signs the acceptance.
@@ -330,10 +335,8 @@ impl Session {
     /// What to repeat to the peer for a moment after halting, so that it
     /// arrives: the refusal of a rematch this side declined.
     pub fn parting_message(&self) -> Option<Vec<u8>> {
-        (self.me == Seat::Guest
-            && self.rematch.is_some()
-            && self.halted.as_deref() == Some(REMATCH_DECLINED))
-        .then(|| WireMessage::DeclineRematch.encode())
+        (self.me == Seat::Guest && self.halted.as_deref() == Some(REMATCH_DECLINED))
+            .then(|| WireMessage::DeclineRematch.encode())
     }
 
     /// A host proposing `terms`.
@@ -508,7 +511,8 @@ impl Session {
         let seat = v.seat_to_write()?;
         Some((
             seat,
-            v.last_timestamp() + u64::from(v.deadline_secs()) * 1000,
+            v.last_timestamp()
+                .saturating_add(u64::from(v.deadline_secs()) * 1000),
         ))
     }
 
@@ -596,11 +600,9 @@ impl Session {
             // Only the guest of a rematch not yet accepted may decline it.
             Ok(WireMessage::DeclineRematch) => {
                 let proposing = self.me == Seat::Host
-                    && self.rematch.is_some()
-                    && self
-                        .verifier
-                        .as_ref()
-                        .is_some_and(|v| v.phase() == Phase::AwaitAccept);
+                    && self.verifier.as_ref().is_some_and(|v| {
+                        v.phase() == Phase::AwaitAccept && v.previous_game().is_some()
+                    });
                 if proposing {
                     self.halted = Some(REMATCH_DECLINED.to_string());
                     vec![
@@ -921,6 +923,13 @@ impl Session {
             {
                 return Err("record 0: not a rematch of our game from its opponent".into());
             }
+            if *verifier.proposal() != rematch.proposal
+                || verifier.deadline_secs() != rematch.deadline_secs
+            {
+                return Err(
+                    "record 0: the rematch does not keep the rules and deadline of our game".into(),
+                );
+            }
         }
         Ok(verifier)
     }
@@ -1005,7 +1014,7 @@ impl Session {
                 (Some(v), _, _) => match (v.phase(), self.me) {
                     // A rematch is taken only once the player says so.
                     (Phase::AwaitAccept, Seat::Guest)
-                        if self.rematch.is_some() && !self.consented =>
+                        if v.previous_game().is_some() && !self.consented =>
                     {
                         if !self.offer_told {
                             self.offer_told = true;

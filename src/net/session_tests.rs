@@ -791,6 +791,8 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
             RematchOf {
                 previous,
                 opponent: guest_id.public_key(),
+                proposal: terms().proposal,
+                deadline_secs: terms().deadline_secs,
             },
         );
         let guest = Session::rematch_guest(
@@ -799,6 +801,8 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
             RematchOf {
                 previous: [7; 32],
                 opponent: identity(1).public_key(),
+                proposal: terms().proposal,
+                deadline_secs: terms().deadline_secs,
             },
         );
         (host, guest)
@@ -810,6 +814,15 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
     assert!(guest.rematch_offered());
     assert_eq!(guest.records().len(), 1, "only the proposal so far");
     assert_eq!(guest.verifier().unwrap().previous_game(), Some(previous));
+    // Its log resumed (a restart, Your games' refresh) waits for the word too.
+    let mut resumed = Session::resume(guest_id.clone(), guest.records().to_vec()).unwrap();
+    let outputs = resumed.catch_up(T0);
+    assert!(
+        !outputs.iter().any(|o| matches!(o, Output::Persist(_))),
+        "nothing signed without consent"
+    );
+    assert!(outputs.contains(&Output::Event(Event::RematchOffered)));
+    assert!(resumed.rematch_offered());
     let outputs = guest.accept_rematch(T0).unwrap();
     pump(&mut guest, &mut host, outputs, vec![]);
     assert!(host.my_turn() || guest.my_turn(), "play begins");

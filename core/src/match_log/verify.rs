@@ -947,6 +947,15 @@ impl MatchVerifier {
         self.coin_flip.as_ref()
     }
 
+    /// The seat that plays Black, once the colours are settled (not while
+    /// they are being chosen under the draw rule decided by lot).
+    pub fn black_seat(&self) -> Option<Seat> {
+        match self.phase() {
+            Phase::AwaitTieWinner | Phase::AwaitSeatColor => None,
+            _ => self.coin_flip.map(|f| f.black),
+        }
+    }
+
     /// The choices made under the draw rule decided by lot.
     pub fn choices(&self) -> &Choices {
         &self.choices

@@ -16,6 +16,7 @@ CREATE TABLE leaderboard_games (
     guest_key TEXT NOT NULL,
     guest_name TEXT NOT NULL,
     host_points BIGINT NOT NULL,             -- 2 win, 1 draw, 0 loss
+    conflicted BIGINT NOT NULL DEFAULT 0,    -- 1 once a different ending was submitted: not counted
     log BYTEA NOT NULL,                    -- the log file as submitted
     submitted_ms BIGINT NOT NULL
 );

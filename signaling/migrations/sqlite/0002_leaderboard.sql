@@ -16,6 +16,7 @@ CREATE TABLE leaderboard_games (
     guest_key TEXT NOT NULL,
     guest_name TEXT NOT NULL,
     host_points INTEGER NOT NULL,             -- 2 win, 1 draw, 0 loss
+    conflicted INTEGER NOT NULL DEFAULT 0,    -- 1 once a different ending was submitted: not counted
     log BLOB NOT NULL,                    -- the log file as submitted
     submitted_ms INTEGER NOT NULL
 );

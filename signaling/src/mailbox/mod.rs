@@ -122,7 +122,7 @@ fn database_failed(e: StoreError) -> Response {
 }
 
 /// A 64-character lowercase hex digest or key from a path.
-fn checked_hex32(text: &str, what: &str) -> Result<String, String> {
+pub(crate) fn checked_hex32(text: &str, what: &str) -> Result<String, String> {
     let lower = text.to_ascii_lowercase();
     match HEXLOWER.decode(lower.as_bytes()) {
         Ok(bytes) if bytes.len() == 32 => Ok(lower),
