@@ -25,9 +25,10 @@ fn reversi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_reversi"))
 }
 
-/// Starts a host and returns it with its room code (the first stdout line).
-fn start_host(dir: &TempDir, extra: &[&str]) -> (KillOnDrop, String) {
-    let child = reversi()
+/// `reversi host` on loopback, with its data and log in `dir`.
+fn host_command(dir: &TempDir, extra: &[&str]) -> Command {
+    let mut command = reversi();
+    command
         .args([
             "--data-dir",
             dir.path("host").to_str().unwrap(),
@@ -36,7 +37,13 @@ fn start_host(dir: &TempDir, extra: &[&str]) -> (KillOnDrop, String) {
             "127.0.0.1:0",
         ])
         .args(["--log", dir.path("host.log").to_str().unwrap()])
-        .args(extra)
+        .args(extra);
+    command
+}
+
+/// Starts a host and returns it with its room code (the first stdout line).
+fn start_host(dir: &TempDir, extra: &[&str]) -> (KillOnDrop, String) {
+    let child = host_command(dir, extra)
         .stdout(Stdio::piped())
         // A file, not a pipe: a pipe nobody reads fills up and blocks the host.
         .stderr(std::fs::File::create(dir.path("host.stderr")).unwrap())
@@ -316,18 +323,7 @@ fn typist(mut command: Command, stderr: &Path) -> (Typist, std::process::ChildSt
 
 /// The host with its stdin piped, and its room code.
 fn typing_host(dir: &TempDir, extra: &[&str]) -> (Typist, String) {
-    let mut command = reversi();
-    command
-        .args([
-            "--data-dir",
-            dir.path("host").to_str().unwrap(),
-            "host",
-            "--listen",
-            "127.0.0.1:0",
-        ])
-        .args(["--log", dir.path("host.log").to_str().unwrap()])
-        .args(extra);
-    let (host, stdout) = typist(command, &dir.path("host.stderr"));
+    let (host, stdout) = typist(host_command(dir, extra), &dir.path("host.stderr"));
     let mut lines = BufReader::new(stdout).lines();
     let code = lines.next().expect("the code line").unwrap();
     std::thread::spawn(move || for _ in lines {});
