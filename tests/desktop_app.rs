@@ -80,6 +80,21 @@ fn reversi_cli(dir: &TempDir, data: &str, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Ann (`DIR/host`) hosts a game in the mailbox of `url` and Ben
+/// (`DIR/guest`) accepts it, each program exiting at once.
+fn detached_game(dir: &TempDir, url: &str) {
+    let code = reversi_cli(
+        dir,
+        "host",
+        &["host", "--detach", "--server", url, "--name", "Ann"],
+    );
+    reversi_cli(
+        dir,
+        "guest",
+        &["join", code.trim(), "--detach", "--name", "Ben"],
+    );
+}
+
 /// Held by tests that keep a core busy (the hint's search) and by the
 /// two-instance network game, whose WebRTC handshake must not be starved of
 /// CPU on a two-core machine.
@@ -528,11 +543,7 @@ fn your_games_lists_a_correspondence_game_and_opens_it() {
     let server = mailbox_server(&runtime, false);
     let url = format!("ws://{}", server.addr);
     let cli = |data: &str, args: &[&str]| reversi_cli(&dir, data, args);
-    let code = cli(
-        "host",
-        &["host", "--detach", "--server", &url, "--name", "Ann"],
-    );
-    cli("guest", &["join", code.trim(), "--detach", "--name", "Ben"]);
+    detached_game(&dir, &url);
     cli("host", &["games", "--server", &url]);
     let dir_guest = TempDir(dir.path("guest"));
     let settings = Settings {
@@ -602,11 +613,7 @@ fn the_watch_screen_follows_a_game_from_its_watch_code() {
     let server = mailbox_server(&runtime, false);
     let url = format!("ws://{}", server.addr);
     let cli = |data: &str, args: &[&str]| reversi_cli(&dir, data, args);
-    let code = cli(
-        "host",
-        &["host", "--detach", "--server", &url, "--name", "Ann"],
-    );
-    cli("guest", &["join", code.trim(), "--detach", "--name", "Ben"]);
+    detached_game(&dir, &url);
     let listed: serde_json::Value =
         serde_json::from_str(&cli("host", &["games", "--json", "--server", &url])).unwrap();
     let watch = listed[0]["watch"].as_str().unwrap().to_string();

@@ -252,10 +252,7 @@ fn run(
             }
             NetStart::Rematch { log, propose } => {
                 let setup = crate::net::rematch::set_up(&log, identity, None, propose).map_err(|e| e.to_string())?;
-                if let Some(addr) = setup.embedded {
-                    let server = start_embedded(SocketAddr::new(std::net::IpAddr::from([0, 0, 0, 0]), addr.port())).await?;
-                    embedded = Some(server.server);
-                }
+                embedded = crate::net::embedded_server::restart_embedded(setup.embedded).await?;
                 set(&shared, &*wake, |s| {
                     s.status = if propose {
                         format!("proposing a rematch to {}", setup.opponent)

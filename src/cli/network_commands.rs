@@ -4,7 +4,7 @@
 //! standard input (transcript notation, a prompt on standard error).
 
 use std::io::{BufRead, Write};
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -20,7 +20,7 @@ use crate::engine::{Color, Outcome, parse_transcript};
 use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, Mover};
-use crate::net::embedded_server::start_embedded;
+use crate::net::embedded_server::{restart_embedded, start_embedded};
 use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
 pub use crate::net::room_file::RoomFile;
@@ -358,7 +358,9 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
         _ => None,
     };
     runtime()?.block_on(async {
-        let embedded = restart_embedded(embedded_addr).await?;
+        let embedded = restart_embedded(embedded_addr)
+            .await
+            .map_err(CliError::Network)?;
         let result = play(
             Driver::new(session, writer, config),
             &args.play,
@@ -384,21 +386,6 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
             Err(e) => Err(e),
         }
     })
-}
-
-/// A host that ran the embedded server starts it again where it was.
-async fn restart_embedded(
-    addr: Option<SocketAddr>,
-) -> Result<Option<reversi_signaling::RunningServer>, CliError> {
-    match addr {
-        Some(addr) => Ok(Some(
-            start_embedded(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port()))
-                .await
-                .map_err(CliError::Network)?
-                .server,
-        )),
-        None => Ok(None),
-    }
 }
 
 /// Runs `reversi resume`.
@@ -434,7 +421,9 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
     let writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, args.log.clone(), None);
     runtime()?.block_on(async {
-        let embedded = restart_embedded(embedded_addr).await?;
+        let embedded = restart_embedded(embedded_addr)
+            .await
+            .map_err(CliError::Network)?;
         let result = play(Driver::new(session, writer, config), &args.play, None, None).await;
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();

@@ -51,3 +51,19 @@ pub async fn start_embedded(listen: SocketAddr) -> Result<EmbeddedServer, String
         server,
     })
 }
+
+/// Starts the embedded server again on the port a game's room file
+/// recorded (on every interface), so the opponent's code still reaches it:
+/// for a host resuming a game, or meeting its opponent for a rematch.
+pub async fn restart_embedded(
+    was: Option<SocketAddr>,
+) -> Result<Option<reversi_signaling::RunningServer>, String> {
+    match was {
+        Some(addr) => Ok(Some(
+            start_embedded(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port()))
+                .await?
+                .server,
+        )),
+        None => Ok(None),
+    }
+}
