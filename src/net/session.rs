@@ -448,13 +448,10 @@ impl Session {
 
     /// The colour question this side must answer now, if any.
     pub fn my_question(&self) -> Option<ColorQuestion> {
-        let v = self.verifier.as_ref()?;
-        let question = match v.phase() {
-            Phase::AwaitTieWinner => ColorQuestion::TieWinner,
-            Phase::AwaitSeatColor => ColorQuestion::SeatColor,
-            _ => return None,
-        };
-        (self.halted.is_none() && v.seat_to_write() == Some(self.me)).then_some(question)
+        match self.question()? {
+            (seat, question) if seat == self.me && self.halted.is_none() => Some(question),
+            _ => None,
+        }
     }
 
     /// The colour question being asked of either side, if any.
