@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo build --release --workspace --bins --examples
-//! sudo target/release/examples/soak --games 200 [--seed 1] [--max-level 10] [--max-down 180]
+//! sudo target/release/examples/soak --games 200 [--seed 1] [--max-level 10] [--max-down 180] [--parallel N]
 //! ```
 //!
 //! The network: the host's program in one namespace, the guest's in

@@ -95,6 +95,9 @@ struct Options {
     max_down: u64,
     /// Where each game's folder goes (kept for failed games).
     work: PathBuf,
+    /// Games played at once, each on a network of its own with its own
+    /// signaling server (the two load processes are shared).
+    parallel: u32,
 }
 
 fn options(args: &[String]) -> Result<Options, String> {
@@ -104,6 +107,7 @@ fn options(args: &[String]) -> Result<Options, String> {
         max_level: 10,
         max_down: 180,
         work: std::env::temp_dir().join(format!("reversi-soak-{}", std::process::id())),
+        parallel: 1,
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -126,9 +130,16 @@ fn options(args: &[String]) -> Result<Options, String> {
                 o.max_down = value()?.parse().map_err(|e| format!("--max-down: {e}"))?
             }
             "--work" => o.work = PathBuf::from(value()?),
+            "--parallel" => {
+                o.parallel = value()?
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=8).contains(n))
+                    .ok_or("--parallel is 1 to 8")?
+            }
             other => {
                 return Err(format!(
-                    "unknown flag {other} (flags: --games N --seed N --max-level 1-10 --max-down SECS --work DIR)"
+                    "unknown flag {other} (flags: --games N --seed N --max-level 1-10 --max-down SECS --work DIR --parallel N)"
                 ));
             }
         }
@@ -658,15 +669,6 @@ fn soak(args: &[String]) -> Result<ExitCode, String> {
         return Err("needs iptables (apt-get install iptables)".into());
     }
     std::fs::create_dir_all(&o.work).map_err(|e| e.to_string())?;
-    let net = Net::build(std::process::id() % 100_000)?;
-    let mut impairer = net
-        .exec(&net.core, &programs.this)
-        .arg("impair")
-        .stdin(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("impairer: {e}"))?;
-    let impair = impairer.stdin.take().ok_or("no stdin")?;
-    let _impairer = Guard(impairer);
     // Both cores busy for the whole soak.
     let _load: Vec<Guard> = (0..2)
         .filter_map(|_| {
@@ -678,66 +680,95 @@ fn soak(args: &[String]) -> Result<ExitCode, String> {
                 .map(Guard)
         })
         .collect();
-    let mut soak = Soak {
-        net: &net,
-        programs: &programs,
-        server: None,
-        impair,
-    };
-    soak.start_server()?;
+    // The whole schedule first, so that it is the same however many games
+    // run at once.
     let mut rng = Rng(o.seed);
+    let plans: Vec<Plan> = (0..o.games)
+        .map(|_| plan(&mut rng, o.max_level, o.max_down))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel::<Report>();
     let (mut completed, mut identical, mut audited, mut evidence) = (0, 0, 0, 0);
     let mut recoveries = Vec::new();
     let mut lost = 0;
+    let mut played = 0;
+    let mut broken = None;
     let started = Instant::now();
-    for game in 1..=o.games {
-        let plan = plan(&mut rng, o.max_level, o.max_down);
-        let dir = o.work.join(format!("game-{game:03}"));
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        let t = Instant::now();
-        let outcome = soak.play(&plan, &dir)?;
-        completed += u32::from(outcome.completed);
-        identical += u32::from(outcome.identical);
-        audited += u32::from(outcome.audited);
-        evidence += outcome.evidence;
-        if let Some(r) = outcome.recovery {
-            recoveries.push(r);
+    let tag_base = std::process::id() % 10_000 * 10;
+    std::thread::scope(|scope| {
+        for lane in 0..o.parallel {
+            let (tx, plans, next, programs, o) = (tx.clone(), &plans, &next, &programs, &o);
+            scope.spawn(move || {
+                if let Err(e) = lane_run(tag_base + lane, plans, next, programs, o, &tx) {
+                    // Stops the other lanes too: the soak's own set-up failed.
+                    STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+                    let _ = tx.send(Report::Broken(e));
+                }
+            });
         }
-        let ok = outcome.completed && outcome.identical;
-        lost += u32::from(!ok);
-        println!(
-            "game {game}: {} in {:.0} s; levels {}/{}, loss {:.0} %, delay {} ms ± {}, reorder {:.0} %, {:?} at record {}; recovered in {}",
-            if ok { "ok" } else { "FAILED" },
-            t.elapsed().as_secs_f64(),
-            plan.host_level,
-            plan.guest_level,
-            plan.loss * 100.0,
-            plan.delay_ms,
-            plan.jitter_ms,
-            plan.reorder * 100.0,
-            plan.fault,
-            plan.at_records,
-            outcome
+        drop(tx);
+        for report in rx {
+            let (game, outcome, took) = match report {
+                Report::Broken(e) => {
+                    broken.get_or_insert(e);
+                    continue;
+                }
+                Report::Game {
+                    game,
+                    outcome,
+                    took,
+                } => (game, outcome, took),
+            };
+            let plan = &plans[game];
+            played += 1;
+            completed += u32::from(outcome.completed);
+            identical += u32::from(outcome.identical);
+            audited += u32::from(outcome.audited);
+            evidence += outcome.evidence;
+            if let Some(r) = outcome.recovery {
+                recoveries.push(r);
+            }
+            let ok = outcome.completed && outcome.identical;
+            lost += u32::from(!ok);
+            println!(
+                "game {}: {} in {:.0} s; levels {}/{}, loss {:.0} %, delay {} ms ± {}, reorder {:.0} %, {:?} at record {}; recovered in {}",
+                game + 1,
+                if ok { "ok" } else { "FAILED" },
+                took.as_secs_f64(),
+                plan.host_level,
+                plan.guest_level,
+                plan.loss * 100.0,
+                plan.delay_ms,
+                plan.jitter_ms,
+                plan.reorder * 100.0,
+                plan.fault,
+                plan.at_records,
+                outcome
+                    .recovery
+                    .map_or("-".to_string(), |r| format!("{:.1} s", r.as_secs_f64())),
+            );
+            let slow = outcome
                 .recovery
-                .map_or("-".to_string(), |r| format!("{:.1} s", r.as_secs_f64())),
-        );
-        let slow = outcome
-            .recovery
-            .is_some_and(|r| r > Duration::from_secs(10));
-        if ok && !slow {
-            let _ = std::fs::remove_dir_all(&dir);
-        } else {
-            println!("  kept {} for a look", dir.display());
+                .is_some_and(|r| r > Duration::from_secs(10));
+            let dir = game_dir(&o.work, game);
+            if ok && !slow {
+                let _ = std::fs::remove_dir_all(&dir);
+            } else {
+                println!("  kept {} for a look", dir.display());
+            }
         }
+    });
+    if let Some(e) = broken {
+        return Err(format!("after {played} games: {e}"));
     }
     recoveries.sort();
     // A closing line test runners read.
-    println!("soak: {} passed, {lost} failed", o.games - lost);
+    println!("soak: {} passed, {lost} failed", played - lost);
     println!(
-        "soak: {} games in {:.0} min (seed {}): {completed} completed, {identical} with identical logs, {audited} audited clean, {lost} lost or divergent, {evidence} evidence files",
-        o.games,
+        "soak: {played} games in {:.0} min (seed {}, {} at once): {completed} completed, {identical} with identical logs, {audited} audited clean, {lost} lost or divergent, {evidence} evidence files",
         started.elapsed().as_secs_f64() / 60.0,
-        o.seed
+        o.seed,
+        o.parallel
     );
     println!(
         "time from the end of a fault to the next move in both logs ({} faults): p50 {:.1} s, p99 {:.1} s, max {:.1} s",
@@ -753,6 +784,68 @@ fn soak(args: &[String]) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// What a lane tells the soak.
+enum Report {
+    /// A game was played.
+    Game {
+        game: usize,
+        outcome: Outcome,
+        took: Duration,
+    },
+    /// The lane's network or programs failed (not a game's fault).
+    Broken(String),
+}
+
+fn game_dir(work: &Path, game: usize) -> PathBuf {
+    work.join(format!("game-{:03}", game + 1))
+}
+
+/// One lane: its own network, impairer and signaling server; it plays the
+/// next unplayed game of the schedule until none is left.
+fn lane_run(
+    tag: u32,
+    plans: &[Plan],
+    next: &std::sync::atomic::AtomicUsize,
+    programs: &Programs,
+    o: &Options,
+    tx: &std::sync::mpsc::Sender<Report>,
+) -> Result<(), String> {
+    let net = Net::build(tag)?;
+    let mut impairer = net
+        .exec(&net.core, &programs.this)
+        .arg("impair")
+        .stdin(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("impairer: {e}"))?;
+    let impair = impairer.stdin.take().ok_or("no stdin")?;
+    let _impairer = Guard(impairer);
+    let mut soak = Soak {
+        net: &net,
+        programs,
+        server: None,
+        impair,
+    };
+    soak.start_server()?;
+    loop {
+        if STOP.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err("stopped".into());
+        }
+        let game = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let Some(plan) = plans.get(game) else {
+            return Ok(());
+        };
+        let dir = game_dir(&o.work, game);
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let t = Instant::now();
+        let outcome = soak.play(plan, &dir)?;
+        let _ = tx.send(Report::Game {
+            game,
+            outcome,
+            took: t.elapsed(),
+        });
+    }
 }
 
 /// The impairer: serves netfilter queue 0 inside the router namespace,

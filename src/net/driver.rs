@@ -365,16 +365,15 @@ impl Driver {
         }
         let now = Instant::now();
         if let Some(transport) = &mut self.transport {
-            if transport.admitted() {
-                self.link.admitted();
+            if transport.admitted() && self.link.admitted() {
+                if let Some(sync) = &mut self.mailbox {
+                    sync.poke();
+                }
             }
         }
         // The opponent is back on a new connection while the old one is
         // quiet: take the new one now rather than wait for the old to die.
-        if self.peer.is_some()
-            && self.link.prefers_newcomer(now)
-            && self.switch_to_newcomer(on_event)?
-        {
+        if self.peer.is_some() && self.link.quiet(now) && self.switch_to_newcomer(on_event)? {
             tracing::info!("the opponent is back on a new connection");
         }
         if let Some(reason) = self.link.check(now, self.session.seat() == Seat::Guest) {
@@ -661,7 +660,9 @@ impl Driver {
         &mut self,
         on_event: &mut (dyn FnMut(&Event) + Send),
     ) -> Result<(), DriverError> {
-        let connected = self.peer.is_some();
+        // A quiet link counts as apart: after a short outage the mailbox
+        // often delivers before the link's own retransmissions do.
+        let connected = self.peer.is_some() && !self.link.quiet(Instant::now());
         let Some(sync) = &mut self.mailbox else {
             return Ok(());
         };

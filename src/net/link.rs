@@ -45,8 +45,11 @@ pub const PEER_WAIT_MAX: Duration = Duration::from_secs(60);
 pub const BACKOFF_FIRST: Duration = Duration::from_millis(250);
 
 /// The longest delay before reconnecting: short, so that a game moves again
-/// within seconds of its network returning.
-pub const BACKOFF_MAX: Duration = Duration::from_secs(4);
+/// within seconds of its network returning. While the network is down an
+/// attempt fails at once and costs the server nothing; while the server is
+/// up and the opponent away, the socket stays open in the room instead of
+/// retrying, so this pace never turns into load.
+pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
 
 /// What the player is shown about the connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,9 +160,11 @@ impl LinkPolicy {
         self.beat_at = None;
     }
 
-    /// The signaling server let the socket into the room.
-    pub fn admitted(&mut self) {
-        self.admitted = true;
+    /// The signaling server let the socket into the room; `true` the first
+    /// time for this socket (the network works again: a sign to look in the
+    /// mailbox at once).
+    pub fn admitted(&mut self) -> bool {
+        !std::mem::replace(&mut self.admitted, true)
     }
 
     /// The opponent connected on the current socket.
@@ -200,9 +205,10 @@ impl LinkPolicy {
         due
     }
 
-    /// Whether a newcomer in the room should replace the current opponent's
-    /// connection, which has been quiet for a while.
-    pub fn prefers_newcomer(&self, now: Instant) -> bool {
+    /// Whether the connected opponent has been quiet for a while (several
+    /// heartbeats missed): a newcomer in the room should then replace
+    /// their connection, and their next record may come by the mailbox.
+    pub fn quiet(&self, now: Instant) -> bool {
         self.heard_at
             .is_some_and(|heard| now.duration_since(heard) > NEWCOMER_AFTER)
     }
@@ -309,6 +315,18 @@ mod tests {
     }
 
     #[test]
+    fn admission_is_news_once_per_socket() {
+        let t0 = Instant::now();
+        let mut link = LinkPolicy::new(t0, 3);
+        link.opened(t0);
+        assert!(link.admitted(), "the first admission of a socket");
+        assert!(!link.admitted(), "the same socket again");
+        link.closed(t0);
+        link.opened(t0 + secs(3.0));
+        assert!(link.admitted(), "a new socket's admission");
+    }
+
+    #[test]
     fn the_status_counts_attempts_and_says_when_the_next_starts() {
         let t0 = Instant::now();
         let mut link = LinkPolicy::new(t0, 1);
@@ -375,11 +393,11 @@ mod tests {
         let mut link = LinkPolicy::new(t0, 1);
         link.opened(t0);
         link.admitted();
-        assert!(!link.prefers_newcomer(t0 + secs(60.0)), "no opponent yet");
+        assert!(!link.quiet(t0 + secs(60.0)), "no opponent yet");
         link.connected(t0);
         link.heard(t0 + secs(1.0));
-        assert!(!link.prefers_newcomer(t0 + secs(3.9)));
-        assert!(link.prefers_newcomer(t0 + secs(4.1)));
+        assert!(!link.quiet(t0 + secs(3.9)));
+        assert!(link.quiet(t0 + secs(4.1)));
     }
 
     #[test]
