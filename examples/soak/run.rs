@@ -475,7 +475,7 @@ impl Soak<'_> {
             // Timestamped connection events in the kept stderr files.
             .env(
                 "RUST_LOG",
-                "info,rtc=warn,rtc_ice=warn,webrtc=warn,matchbox_socket=warn",
+                "info,rtc=warn,rtc_ice=warn,webrtc=warn,matchbox_socket=warn,reversi::net::mailbox_sync=debug",
             )
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

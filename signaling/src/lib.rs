@@ -314,16 +314,17 @@ fn refusal_reason(refusal: Refusal) -> RefusalReason {
 pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, StartError> {
     config.ice.validate()?;
     let tls_files = config.tls.clone();
+    let (ours_tx, ours_rx) = watch::channel(false);
     let mailbox = match &config.mailbox {
         Some(mailbox_config) => {
-            let mailbox = mailbox::Mailbox::open(mailbox_config.clone()).await?;
+            let mut mailbox = mailbox::Mailbox::open(mailbox_config.clone()).await?;
+            mailbox.shut_down_with(ours_rx.clone());
             mailbox.spawn_purger();
             info!("mailbox open");
             Some(mailbox)
         }
         None => None,
     };
-    let (ours_tx, ours_rx) = watch::channel(false);
     let (matchbox_tx, matchbox_rx) = oneshot::channel();
     let shared = Shared {
         registry: Arc::default(),

@@ -125,6 +125,119 @@ async fn valid_records_are_stored_in_order_and_handed_back() {
 }
 
 #[tokio::test]
+async fn a_waiting_request_answers_when_the_next_record_arrives() {
+    let server = server(MailboxConfig::default()).await;
+    let mut game = game(1, 2);
+    for record in game.records() {
+        assert_eq!(post(server.addr, record).await.0, 201);
+    }
+    let held_now = game.records().len();
+    let path = format!(
+        "/mailbox/games/{}?from={held_now}&wait=20",
+        hex(&game.records()[0].hash())
+    );
+    let addr = server.addr;
+    let waiting = tokio::spawn(async move { request(addr, "GET", &path, &[]).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!waiting.is_finished(), "nothing new yet: the request waits");
+    game.play(sq("f5"), T0 + 1).unwrap();
+    let next = game.records().last().unwrap();
+    assert_eq!(post(server.addr, next).await.0, 201);
+    // Well before the 20 s the request may wait: the record woke it.
+    let (status, body) = tokio::time::timeout(Duration::from_secs(8), waiting)
+        .await
+        .expect("answered when the record arrived")
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    let list = body["list"].as_array().unwrap();
+    assert_eq!(list.len(), 1, "{body}");
+    assert_eq!(list[0], data_encoding::BASE64.encode(&next.to_bytes()));
+
+    // With nothing arriving, the answer comes empty after the wait.
+    let path = format!(
+        "/mailbox/games/{}?from={}&wait=1",
+        hex(&game.records()[0].hash()),
+        game.records().len()
+    );
+    let (status, body) = request(server.addr, "GET", &path, &[]).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["list"].as_array().unwrap().len(), 0);
+
+    // A shutdown answers waiting requests at once.
+    let path = format!(
+        "/mailbox/games/{}?from={}&wait=25",
+        hex(&game.records()[0].hash()),
+        game.records().len()
+    );
+    let waiting = tokio::spawn(async move { request(addr, "GET", &path, &[]).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.shutdown_handle().shutdown();
+    let (status, _) = tokio::time::timeout(Duration::from_secs(8), waiting)
+        .await
+        .expect("answered at shutdown")
+        .unwrap();
+    assert_eq!(status, 200);
+}
+
+fn batch(records: &[Record]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for record in records {
+        let bytes = record.to_bytes();
+        body.extend_from_slice(&(bytes.len() as u16).to_be_bytes());
+        body.extend_from_slice(&bytes);
+    }
+    body
+}
+
+#[tokio::test]
+async fn a_batch_is_taken_in_order_and_stops_at_its_first_refusal() {
+    let server = server(MailboxConfig::default()).await;
+    let mut game = game(1, 2);
+    game.play(sq("f5"), T0 + 1).unwrap();
+    let records = game.records().to_vec();
+    let path = "/mailbox/records?batch=1";
+    let (status, body) = request(server.addr, "POST", path, &batch(&records[..3])).await;
+    assert_eq!(
+        (status, &body["posted"]),
+        (201, &serde_json::json!(3)),
+        "{body}"
+    );
+    assert_eq!(held(server.addr, &records[0]).await, 3);
+    // A repeat of stored records with new ones after them: all taken.
+    let (status, body) = request(server.addr, "POST", path, &batch(&records)).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(held(server.addr, &records[0]).await, records.len() as u64);
+
+    // A forged record in the middle: those before it stay, the rest not.
+    let mut other = game_of_others();
+    other.play(sq("f5"), T0 + 1).unwrap();
+    other.play(sq("d6"), T0 + 2).unwrap();
+    let theirs = other.records().to_vec();
+    let mut forged = theirs[theirs.len() - 1].to_bytes();
+    let last = forged.len() - 1;
+    forged[last] ^= 1;
+    let forged = Record::decode(&forged).unwrap();
+    let mut items = theirs[..theirs.len() - 1].to_vec();
+    items.push(forged);
+    let (status, body) = request(server.addr, "POST", path, &batch(&items)).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(held(server.addr, &theirs[0]).await, theirs.len() as u64 - 1);
+
+    // Malformed framing and too many items are refused, storing nothing.
+    let (status, body) = request(server.addr, "POST", path, &[0x00]).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("2-byte length"),
+        "{body}"
+    );
+    let (status, body) = request(server.addr, "POST", path, &[0x03, 0xff, 1, 2]).await;
+    assert_eq!(status, 400, "{body}");
+    let many: Vec<Record> = std::iter::repeat_n(records[0].clone(), 49).collect();
+    let (status, body) = request(server.addr, "POST", path, &batch(&many)).await;
+    assert_eq!(status, 413, "{body}");
+}
+
+#[tokio::test]
 async fn forged_replayed_reordered_and_foreign_records_are_refused_and_change_nothing() {
     let server = server(MailboxConfig::default()).await;
     let mut game = game(1, 2);

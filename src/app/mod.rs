@@ -1089,7 +1089,7 @@ impl ReversiApp {
             }
             if let Some((name, fingerprint)) = &snap.opponent {
                 ui.label(format!("Opponent: {name} ({fingerprint})"));
-                ui.label(match (snap.connected, snap.route) {
+                ui.label(match (snap.connected(), snap.route) {
                     (true, Some(route)) => format!("connected ({route})"),
                     (true, None) => "connected".to_string(),
                     (false, _) => "opponent offline".to_string(),

@@ -30,8 +30,6 @@ pub struct NetSnapshot {
     pub status: String,
     /// The opponent's name and key fingerprint.
     pub opponent: Option<(String, String)>,
-    /// Whether the opponent is connected now.
-    pub connected: bool,
     /// The connection's state, once the driver runs.
     pub link: Option<LinkStatus>,
     /// How the opponent is reached (direct or through a relay), once known.
@@ -62,6 +60,13 @@ pub struct NetSnapshot {
     pub watch_code: Option<String>,
     /// Whether the opponent proposes a rematch that waits for this side's answer.
     pub rematch_offered: bool,
+}
+
+impl NetSnapshot {
+    /// Whether the opponent is connected now.
+    pub fn connected(&self) -> bool {
+        self.link == Some(LinkStatus::Connected)
+    }
 }
 
 /// How to start.
@@ -298,7 +303,6 @@ fn run(
         driver.set_observer(move |session, link, route| {
             let connected = *link == LinkStatus::Connected;
             set(&observed, &*observer_wake, |s| {
-                s.connected = connected;
                 s.link = Some(*link);
                 s.route = route.filter(|_| connected);
                 s.position = session.position().copied();

@@ -367,7 +367,7 @@ impl Driver {
         if let Some(transport) = &mut self.transport {
             if transport.admitted() && self.link.admitted() {
                 if let Some(sync) = &mut self.mailbox {
-                    sync.poke();
+                    sync.network_back();
                 }
             }
         }

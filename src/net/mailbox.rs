@@ -12,6 +12,9 @@ use super::server_url::{HttpError, ServerUrl, http_get, http_post};
 use crate::match_log::record::{Digest, MAX_LOG_RECORDS, MAX_RECORD_BYTES, hex};
 use crate::match_log::{DecodeError, PublicKey, Record};
 
+/// The most records in one posted batch (the server's limit).
+const MAX_BATCH: usize = 48;
+
 /// How long one mailbox request may take.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -138,6 +141,41 @@ impl Mailbox {
         }
     }
 
+    /// Posts records of one game in order, in as few requests as the server
+    /// allows (batches of up to 48; one by one on a server without them).
+    pub async fn post_all(&self, records: &[Record]) -> Result<(), MailboxError> {
+        for chunk in records.chunks(MAX_BATCH) {
+            let mut body = Vec::with_capacity(chunk.len() * 300);
+            for record in chunk {
+                let bytes = record.to_bytes();
+                // A record is at most MAX_RECORD_BYTES, well within 2 bytes.
+                body.extend_from_slice(&(bytes.len() as u16).to_be_bytes());
+                body.extend_from_slice(&bytes);
+            }
+            let (status, answer) = http_post(
+                &self.server,
+                "/mailbox/records?batch=1",
+                &body,
+                64 * 1024,
+                TIMEOUT,
+            )
+            .await?;
+            match status {
+                201 => continue,
+                // An older server reads the batch as one record and refuses
+                // it; a record refused in a batch gets its precise answer
+                // alone.
+                400 | 413 if serde_json::from_str::<Value>(&answer).is_ok() => {
+                    for record in chunk {
+                        self.post(record, None).await?;
+                    }
+                }
+                _ => return Err(self.not_ours(status, &answer)),
+            }
+        }
+        Ok(())
+    }
+
     /// How many records the mailbox holds of a game, and those from `from`
     /// on; `None` if the mailbox does not hold the game.
     pub async fn records(
@@ -145,8 +183,29 @@ impl Mailbox {
         game_id: &Digest,
         from: u32,
     ) -> Result<Option<(u32, Vec<Record>)>, MailboxError> {
-        let path = format!("/mailbox/games/{}?from={from}", hex(game_id));
-        let (status, body) = http_get(&self.server, &path, MAX_ANSWER_BYTES, TIMEOUT).await?;
+        self.records_waiting(game_id, from, Duration::ZERO).await
+    }
+
+    /// As [`Mailbox::records`], but when there is nothing from `from` yet,
+    /// the server waits up to `wait` for a record and answers the moment
+    /// one arrives (a server that cannot wait answers at once).
+    pub async fn records_waiting(
+        &self,
+        game_id: &Digest,
+        from: u32,
+        wait: Duration,
+    ) -> Result<Option<(u32, Vec<Record>)>, MailboxError> {
+        let path = if wait.is_zero() {
+            format!("/mailbox/games/{}?from={from}", hex(game_id))
+        } else {
+            format!(
+                "/mailbox/games/{}?from={from}&wait={}",
+                hex(game_id),
+                wait.as_secs()
+            )
+        };
+        let (status, body) =
+            http_get(&self.server, &path, MAX_ANSWER_BYTES, TIMEOUT + wait).await?;
         match status {
             200 => {}
             404 if serde_json::from_str::<Value>(&body).is_ok() => return Ok(None),

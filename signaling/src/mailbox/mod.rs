@@ -13,7 +13,13 @@
 //!   the verifier's reason); `404` a game the mailbox does not hold; `409`
 //!   already stored (`"stored": true`), another record already at its place,
 //!   or out of order; `403`/`507` a quota; `413` oversize; `429` a flood.
-//! - `GET /mailbox/games/{GAME_ID}[?from=N]`: the records from `N` (base64).
+//!   With `?batch=1` the body is up to [`MAX_BATCH`] records, each after a
+//!   2-byte big-endian length, taken in order as if posted one by one.
+//! - `GET /mailbox/games/{GAME_ID}[?from=N][&wait=S]`: the records from `N`
+//!   (base64). With `wait`, a request that finds none waits up to `S`
+//!   seconds (at most [`MAX_WAIT`]) for one to arrive and answers the moment
+//!   it does, so a player waiting for a move hears of it at once without
+//!   asking again and again.
 //! - `GET /mailbox/rooms/{ROOM}`: the games filed under a room.
 //! - `GET /mailbox/players/{KEY}`: the games a key plays in.
 
@@ -80,6 +86,13 @@ impl Default for MailboxConfig {
 /// another server instance may have appended since).
 const CACHED_GAMES: usize = 4096;
 
+/// The longest a `GET …?wait=S` waits for a record (below the usual 30 s
+/// idle limits of proxies).
+pub const MAX_WAIT: Duration = Duration::from_secs(25);
+
+/// Requests waiting at once; past it a request answers at once instead.
+const MAX_WAITING: usize = 10_000;
+
 /// The mailbox, shared by its handlers.
 #[derive(Clone)]
 pub struct Mailbox {
@@ -87,6 +100,16 @@ pub struct Mailbox {
     config: Arc<MailboxConfig>,
     limiter: Arc<Mutex<RateLimiter>>,
     cache: Arc<Mutex<HashMap<String, MatchVerifier>>>,
+    arrivals: Arc<Mutex<Arrivals>>,
+    /// Turns true when the server shuts down: waiting requests answer then.
+    shutting_down: Option<tokio::sync::watch::Receiver<bool>>,
+}
+
+/// Who waits for a record of which game.
+#[derive(Default)]
+struct Arrivals {
+    games: HashMap<String, Arc<tokio::sync::Notify>>,
+    waiting: usize,
 }
 
 impl std::fmt::Debug for Mailbox {
@@ -140,11 +163,15 @@ fn truncate(text: &str) -> String {
 #[derive(Debug, Deserialize)]
 struct PostQuery {
     room: Option<String>,
+    /// Present: the body is a batch of records (see [`post_batch`]).
+    batch: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 struct FromQuery {
     from: Option<u32>,
+    /// Seconds to wait for a record when there is none yet.
+    wait: Option<u32>,
 }
 
 impl Mailbox {
@@ -156,7 +183,42 @@ impl Mailbox {
             limiter: Arc::new(Mutex::new(RateLimiter::new(config.rate))),
             config: Arc::new(config),
             cache: Arc::default(),
+            arrivals: Arc::default(),
+            shutting_down: None,
         })
+    }
+
+    /// Waiting requests answer when `shutting_down` turns true.
+    pub fn shut_down_with(&mut self, shutting_down: tokio::sync::watch::Receiver<bool>) {
+        self.shutting_down = Some(shutting_down);
+    }
+
+    /// A place in the queue of those waiting for a record of `game_id`,
+    /// or `None` when too many wait already.
+    fn wait_for(&self, game_id: &str) -> Option<Waiting> {
+        let mut arrivals = self.arrivals.lock().unwrap_or_else(|p| p.into_inner());
+        if arrivals.waiting >= MAX_WAITING {
+            return None;
+        }
+        arrivals.waiting += 1;
+        let notify = arrivals
+            .games
+            .entry(game_id.to_string())
+            .or_default()
+            .clone();
+        Some(Waiting {
+            arrivals: self.arrivals.clone(),
+            game_id: game_id.to_string(),
+            notify,
+        })
+    }
+
+    /// Wakes whoever waits for a record of `game_id`.
+    fn arrived(&self, game_id: &str) {
+        let arrivals = self.arrivals.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(notify) = arrivals.games.get(game_id) {
+            notify.notify_waiters();
+        }
     }
 
     /// The routes, under `/mailbox`.
@@ -225,6 +287,25 @@ impl Mailbox {
         now.saturating_add(wait).saturating_add(keep)
     }
 
+    /// Takes one decoded record: a genesis opens a game, any other record
+    /// extends one.
+    async fn take(&self, record: &Record, room: Option<&str>) -> Result<Posted, Box<Response>> {
+        let content = record.content();
+        if content.seq as usize >= MAX_LOG_RECORDS {
+            return refused(
+                StatusCode::BAD_REQUEST,
+                format!("a game has at most {MAX_LOG_RECORDS} records"),
+            );
+        }
+        let is_genesis =
+            content.seq == 0 && matches!(content.body, Body::Genesis(_) | Body::OpenGenesis(_));
+        if is_genesis {
+            self.store_genesis(record, room).await
+        } else {
+            self.store_next(record).await
+        }
+    }
+
     /// The verified state of a stored game, from the cache when it is current.
     async fn verifier(&self, row: &GameRow) -> Result<MatchVerifier, Box<Response>> {
         let cached = self
@@ -262,31 +343,35 @@ impl Mailbox {
         cache.insert(game_id.to_string(), verifier);
     }
 
-    async fn store_genesis(&self, record: &Record, room: Option<&str>) -> Response {
+    async fn store_genesis(
+        &self,
+        record: &Record,
+        room: Option<&str>,
+    ) -> Result<Posted, Box<Response>> {
         let verifier = match MatchVerifier::start(record) {
             Ok(v) => v,
-            Err(e) => return refuse(StatusCode::BAD_REQUEST, e.to_string()),
+            Err(e) => return refused(StatusCode::BAD_REQUEST, e.to_string()),
         };
         let game_id = hex(&verifier.game_id());
         let host_key = hex(&verifier.host().key.to_bytes());
         let guest_key = verifier.player(Seat::Guest).map(|g| hex(&g.key.to_bytes()));
         match self.store.game(&game_id).await {
-            Ok(Some(_)) => return already_stored(&game_id, 0),
+            Ok(Some(_)) => return Ok(Posted::Already),
             Ok(None) => {}
-            Err(e) => return database_failed(e),
+            Err(e) => return Err(Box::new(database_failed(e))),
         }
         let (all, of_host) = match self.store.counts(&host_key).await {
             Ok(counts) => counts,
-            Err(e) => return database_failed(e),
+            Err(e) => return Err(Box::new(database_failed(e))),
         };
         if all >= self.config.max_games {
-            return refuse(
+            return refused(
                 StatusCode::INSUFFICIENT_STORAGE,
                 format!("the mailbox is full ({all} games); try another server or later"),
             );
         }
         if of_host >= self.config.max_games_per_key {
-            return refuse(
+            return refused(
                 StatusCode::FORBIDDEN,
                 format!(
                     "this host key has {of_host} unfinished games in the mailbox, the most it keeps"
@@ -313,41 +398,42 @@ impl Mailbox {
             Ok(true) => {
                 info!(game = %game_id, "mailbox: game created");
                 self.remember(&game_id, verifier);
-                stored(&game_id, 0)
+                self.arrived(&game_id);
+                Ok(Posted::Stored)
             }
-            Ok(false) => already_stored(&game_id, 0),
-            Err(e) => database_failed(e),
+            Ok(false) => Ok(Posted::Already),
+            Err(e) => Err(Box::new(database_failed(e))),
         }
     }
 
-    async fn store_next(&self, record: &Record) -> Response {
+    async fn store_next(&self, record: &Record) -> Result<Posted, Box<Response>> {
         let content = record.content();
         let game_id = hex(&content.game_id);
         let row = match self.store.game(&game_id).await {
             Ok(Some(row)) => row,
             Ok(None) => {
-                return refuse(
+                return refused(
                     StatusCode::NOT_FOUND,
                     format!("the mailbox holds no game {game_id}; post its genesis first"),
                 );
             }
-            Err(e) => return database_failed(e),
+            Err(e) => return Err(Box::new(database_failed(e))),
         };
         let seq = content.seq;
         if seq < row.records {
             return match self.store.record(&game_id, seq).await {
-                Ok(Some(bytes)) if bytes == record.to_bytes() => already_stored(&game_id, seq),
-                Ok(_) => refuse(
+                Ok(Some(bytes)) if bytes == record.to_bytes() => Ok(Posted::Already),
+                Ok(_) => refused(
                     StatusCode::CONFLICT,
                     format!(
                         "the mailbox already holds a different record {seq} of this game; it keeps the first (compare the two logs)"
                     ),
                 ),
-                Err(e) => database_failed(e),
+                Err(e) => Err(Box::new(database_failed(e))),
             };
         }
         if seq > row.records {
-            return refuse(
+            return refused(
                 StatusCode::CONFLICT,
                 format!(
                     "record {seq} is out of order: the mailbox holds {} records of this game, so the next is record {}",
@@ -357,10 +443,10 @@ impl Mailbox {
         }
         let mut verifier = match self.verifier(&row).await {
             Ok(v) => v,
-            Err(response) => return *response,
+            Err(response) => return Err(response),
         };
         if let Err(e) = verifier.append(record) {
-            return refuse(StatusCode::BAD_REQUEST, e.to_string());
+            return refused(StatusCode::BAD_REQUEST, e.to_string());
         }
         let guest_key = match &content.body {
             Body::OpenAccept(_) => verifier.player(Seat::Guest).map(|g| hex(&g.key.to_bytes())),
@@ -386,22 +472,36 @@ impl Mailbox {
         match appended {
             Ok(Appended::Stored) => {
                 self.remember(&game_id, verifier);
-                stored(&game_id, seq)
+                self.arrived(&game_id);
+                Ok(Posted::Stored)
             }
-            Ok(Appended::Duplicate) => already_stored(&game_id, seq),
-            Ok(Appended::Fork) => refuse(
+            Ok(Appended::Duplicate) => Ok(Posted::Already),
+            Ok(Appended::Fork) => refused(
                 StatusCode::CONFLICT,
                 format!("the mailbox already holds a different record {seq} of this game"),
             ),
-            Ok(Appended::Raced) => refuse(
+            Ok(Appended::Raced) => refused(
                 StatusCode::CONFLICT,
                 format!(
                     "record {seq} of this game was stored by another request at the same moment; post again"
                 ),
             ),
-            Err(e) => database_failed(e),
+            Err(e) => Err(Box::new(database_failed(e))),
         }
     }
+}
+
+/// How a record was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Posted {
+    /// Stored now.
+    Stored,
+    /// The same record was already there.
+    Already,
+}
+
+fn refused(status: StatusCode, reason: impl Into<String>) -> Result<Posted, Box<Response>> {
+    Err(Box::new(refuse(status, reason)))
 }
 
 fn stored(game_id: &str, seq: u32) -> Response {
@@ -443,6 +543,9 @@ async fn post_record(
     if let Some(refused) = mailbox.throttle(origin.ip()) {
         return refused;
     }
+    if query.batch.is_some() {
+        return post_batch(&mailbox, &body).await;
+    }
     if body.len() > MAX_RECORD_BYTES {
         return refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -461,20 +564,71 @@ async fn post_record(
         Ok(record) => record,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, format!("not a record: {e}")),
     };
-    let content = record.content();
-    if content.seq as usize >= MAX_LOG_RECORDS {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            format!("a game has at most {MAX_LOG_RECORDS} records"),
-        );
+    let game_id = hex(&record.content().game_id);
+    let seq = record.content().seq;
+    match mailbox.take(&record, query.room.as_deref()).await {
+        Ok(Posted::Stored) => stored(&game_id, seq),
+        Ok(Posted::Already) => already_stored(&game_id, seq),
+        Err(refusal) => *refusal,
     }
-    let is_genesis =
-        content.seq == 0 && matches!(content.body, Body::Genesis(_) | Body::OpenGenesis(_));
-    if is_genesis {
-        mailbox.store_genesis(&record, query.room.as_deref()).await
-    } else {
-        mailbox.store_next(&record).await
+}
+
+/// The most records one batch carries (48 of the largest fit the 64 KiB
+/// body limit; a game is a few batches).
+pub const MAX_BATCH: usize = 48;
+
+/// `POST /mailbox/records?batch=1`: records in order, each as a 2-byte
+/// big-endian length and its canonical bytes. They are taken one by one
+/// as if posted alone; the first refusal ends the batch with its answer
+/// (those before it stay stored). `201` with `"posted"`, the count taken.
+async fn post_batch(mailbox: &Mailbox, body: &[u8]) -> Response {
+    let mut records = Vec::new();
+    let mut rest = body;
+    while !rest.is_empty() {
+        if records.len() == MAX_BATCH {
+            return refuse(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("a batch holds at most {MAX_BATCH} records"),
+            );
+        }
+        let Some((len, tail)) = rest.split_first_chunk::<2>() else {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "batch item {}: a 2-byte length, found 1 byte",
+                    records.len()
+                ),
+            );
+        };
+        let len = usize::from(u16::from_be_bytes(*len));
+        if len > MAX_RECORD_BYTES || len > tail.len() {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "batch item {}: {len} bytes announced, at most {MAX_RECORD_BYTES} and {} left",
+                    records.len(),
+                    tail.len()
+                ),
+            );
+        }
+        let (bytes, tail) = tail.split_at(len);
+        match Record::decode(bytes) {
+            Ok(record) => records.push(record),
+            Err(e) => {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    format!("batch item {}: not a record: {e}", records.len()),
+                );
+            }
+        }
+        rest = tail;
     }
+    for record in &records {
+        if let Err(refusal) = mailbox.take(record, None).await {
+            return *refusal;
+        }
+    }
+    answer(StatusCode::CREATED, json!({ "posted": records.len() }))
 }
 
 async fn get_game(
@@ -490,25 +644,79 @@ async fn get_game(
         Ok(id) => id,
         Err(reason) => return refuse(StatusCode::BAD_REQUEST, reason),
     };
-    let row = match mailbox.store.game(&game_id).await {
-        Ok(Some(row)) => row,
-        Ok(None) => {
-            return refuse(
-                StatusCode::NOT_FOUND,
-                format!("the mailbox holds no game {game_id}"),
-            );
-        }
-        Err(e) => return database_failed(e),
-    };
     let from = query.from.unwrap_or(0);
-    match mailbox.store.records(&game_id, from).await {
-        Ok(records) => {
+    let wait = Duration::from_secs(query.wait.unwrap_or(0).into()).min(MAX_WAIT);
+    let deadline = tokio::time::Instant::now() + wait;
+    let waiting = if wait.is_zero() {
+        None
+    } else {
+        mailbox.wait_for(&game_id)
+    };
+    let mut shutting_down = mailbox.shutting_down.clone();
+    loop {
+        // Registered before the look, so that a record stored between the
+        // look and the wait still wakes this request.
+        let arrival = waiting.as_ref().map(|w| w.notify.notified());
+        tokio::pin!(arrival);
+        if let Some(arrival) = arrival.as_mut().as_pin_mut() {
+            arrival.enable();
+        }
+        let row = match mailbox.store.game(&game_id).await {
+            Ok(Some(row)) => row,
+            Ok(None) => {
+                return refuse(
+                    StatusCode::NOT_FOUND,
+                    format!("the mailbox holds no game {game_id}"),
+                );
+            }
+            Err(e) => return database_failed(e),
+        };
+        let records = match mailbox.store.records(&game_id, from).await {
+            Ok(records) => records,
+            Err(e) => return database_failed(e),
+        };
+        let closing = shutting_down.as_ref().is_some_and(|s| *s.borrow());
+        let answer_now =
+            !records.is_empty() || row.ended || closing || tokio::time::Instant::now() >= deadline;
+        let Some(arrival) = arrival.as_pin_mut().filter(|_| !answer_now) else {
             let mut body = game_json(&row);
             body["from"] = json!(from);
             body["list"] = json!(records.iter().map(|r| BASE64.encode(r)).collect::<Vec<_>>());
-            answer(StatusCode::OK, body)
+            return answer(StatusCode::OK, body);
+        };
+        let closed = async {
+            match &mut shutting_down {
+                Some(s) => {
+                    let _ = s.wait_for(|closing| *closing).await;
+                }
+                None => std::future::pending().await,
+            }
+        };
+        // Whichever comes first, the loop looks again and answers.
+        tokio::select! {
+            _ = arrival => {}
+            _ = tokio::time::sleep_until(deadline) => {}
+            _ = closed => {}
         }
-        Err(e) => database_failed(e),
+    }
+}
+
+/// A request's place among those waiting for a game's record; leaving
+/// drops the game's entry once nobody waits for it.
+struct Waiting {
+    arrivals: Arc<Mutex<Arrivals>>,
+    game_id: String,
+    notify: Arc<tokio::sync::Notify>,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        let mut arrivals = self.arrivals.lock().unwrap_or_else(|p| p.into_inner());
+        arrivals.waiting = arrivals.waiting.saturating_sub(1);
+        // The map's reference and ours: nobody else waits for this game.
+        if Arc::strong_count(&self.notify) <= 2 {
+            arrivals.games.remove(&self.game_id);
+        }
     }
 }
 
