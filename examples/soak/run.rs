@@ -427,7 +427,61 @@ struct Outcome {
     identical: bool,
     audited: bool,
     evidence: usize,
-    recovery: Option<Duration>,
+    recovery: Option<Recovery>,
+}
+
+/// How long a game took to move again after its fault.
+#[derive(Debug, Clone, Copy)]
+struct Recovery {
+    /// From the fault's end to the next move in both logs.
+    total: Duration,
+    /// The part of it the side to move spent thinking (its bot is slow on
+    /// a machine kept busy), which no network could shorten.
+    thinking: Duration,
+}
+
+impl Recovery {
+    /// The time spent waiting for the network.
+    fn network(&self) -> Duration {
+        self.total.saturating_sub(self.thinking)
+    }
+}
+
+/// When each record first appeared in each log (polled every 50 ms).
+#[derive(Default)]
+struct Appearances([Vec<Instant>; 2]);
+
+impl Appearances {
+    fn update(&mut self, counts: [usize; 2], now: Instant) {
+        for (seen, count) in self.0.iter_mut().zip(counts) {
+            while seen.len() < count {
+                seen.push(now);
+            }
+        }
+    }
+
+    /// The time spent thinking, between `from` and `to`, on the records
+    /// made then: a record's author is the log it appeared in first; it
+    /// thought from the moment it held the record before (or `from`) until
+    /// its own appeared.
+    fn thinking(&self, from: Instant, to: Instant) -> Duration {
+        let n = self.0[0].len().min(self.0[1].len());
+        (1..n)
+            .map(|k| {
+                let author = if self.0[0][k] <= self.0[1][k] { 0 } else { 1 };
+                let made = self.0[author][k].min(to);
+                let began = self.0[author][k - 1].max(from);
+                made.saturating_duration_since(began)
+            })
+            .sum()
+    }
+
+    fn recovery(&self, ended: Instant, now: Instant) -> Recovery {
+        Recovery {
+            total: now - ended,
+            thinking: self.thinking(ended, now),
+        }
+    }
 }
 
 struct Soak<'a> {
@@ -537,6 +591,7 @@ impl Soak<'_> {
         let started = Instant::now();
         let limit = Duration::from_secs(15 * 60);
         let both = || records(&host_log).min(records(&guest_log));
+        let mut seen = Appearances::default();
         let mut fault_done = false;
         let mut recovery = None;
         let mut waiting_for: Option<(Instant, usize)> = None;
@@ -555,9 +610,11 @@ impl Soak<'_> {
             if let (Some(_), Some(_)) = (host_done, guest_done) {
                 break;
             }
+            let now = Instant::now();
+            seen.update([records(&host_log), records(&guest_log)], now);
             if let Some((ended, beyond)) = waiting_for {
                 if both() > beyond {
-                    recovery = Some(ended.elapsed());
+                    recovery = Some(seen.recovery(ended, now));
                     waiting_for = None;
                 }
             }
@@ -576,7 +633,9 @@ impl Soak<'_> {
         if let Some((ended, beyond)) = waiting_for {
             // The game ended with the fault's aftermath: the last record counts.
             if both() > beyond || records(&host_log) == records(&guest_log) {
-                recovery = Some(ended.elapsed().min(started.elapsed()));
+                let now = Instant::now();
+                seen.update([records(&host_log), records(&guest_log)], now);
+                recovery = Some(seen.recovery(ended, now));
             }
         }
         let (h, g) = (
@@ -648,6 +707,28 @@ impl Soak<'_> {
         }
         Ok(Instant::now())
     }
+}
+
+/// The recovery figures: the whole time, and the network's part of it.
+fn print_recoveries(when: &str, recoveries: &[Recovery]) {
+    let line = |what: &str, mut times: Vec<Duration>| {
+        times.sort();
+        println!(
+            "{when}: {what} ({} faults): p50 {:.1} s, p99 {:.1} s, max {:.1} s",
+            times.len(),
+            percentile(&times, 0.5).as_secs_f64(),
+            percentile(&times, 0.99).as_secs_f64(),
+            times.last().copied().unwrap_or_default().as_secs_f64()
+        );
+    };
+    line(
+        "time from the end of a fault to the next move in both logs",
+        recoveries.iter().map(|r| r.total).collect(),
+    );
+    line(
+        "of it waiting for the network (the side to move's thinking taken out)",
+        recoveries.iter().map(Recovery::network).collect(),
+    );
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -743,25 +824,29 @@ fn soak(args: &[String]) -> Result<ExitCode, String> {
                 plan.reorder * 100.0,
                 plan.fault,
                 plan.at_records,
-                outcome
-                    .recovery
-                    .map_or("-".to_string(), |r| format!("{:.1} s", r.as_secs_f64())),
+                outcome.recovery.map_or("-".to_string(), |r| format!(
+                    "{:.1} s ({:.1} s of it thinking)",
+                    r.total.as_secs_f64(),
+                    r.thinking.as_secs_f64()
+                )),
             );
             let slow = outcome
                 .recovery
-                .is_some_and(|r| r > Duration::from_secs(10));
+                .is_some_and(|r| r.network() > Duration::from_secs(10));
             let dir = game_dir(&o.work, game);
             if ok && !slow {
                 let _ = std::fs::remove_dir_all(&dir);
             } else {
                 println!("  kept {} for a look", dir.display());
             }
+            if played % 10 == 0 {
+                print_recoveries(&format!("after {played} games"), &recoveries);
+            }
         }
     });
     if let Some(e) = broken {
         return Err(format!("after {played} games: {e}"));
     }
-    recoveries.sort();
     // A closing line test runners read.
     println!("soak: {} passed, {lost} failed", played - lost);
     println!(
@@ -770,13 +855,7 @@ fn soak(args: &[String]) -> Result<ExitCode, String> {
         o.seed,
         o.parallel
     );
-    println!(
-        "time from the end of a fault to the next move in both logs ({} faults): p50 {:.1} s, p99 {:.1} s, max {:.1} s",
-        recoveries.len(),
-        percentile(&recoveries, 0.5).as_secs_f64(),
-        percentile(&recoveries, 0.99).as_secs_f64(),
-        recoveries.last().copied().unwrap_or_default().as_secs_f64()
-    );
+    print_recoveries("all games", &recoveries);
     Ok(if lost == 0 {
         // Only an empty folder goes: slow games stay for a look.
         let _ = std::fs::remove_dir(&o.work);
