@@ -180,13 +180,7 @@ async fn a_waiting_request_answers_when_the_next_record_arrives() {
 }
 
 fn batch(records: &[Record]) -> Vec<u8> {
-    let mut body = Vec::new();
-    for record in records {
-        let bytes = record.to_bytes();
-        body.extend_from_slice(&(bytes.len() as u16).to_be_bytes());
-        body.extend_from_slice(&bytes);
-    }
-    body
+    reversi_core::match_log::record::encode_batch(records)
 }
 
 #[tokio::test]

@@ -145,13 +145,7 @@ impl Mailbox {
     /// allows (batches of up to 48; one by one on a server without them).
     pub async fn post_all(&self, records: &[Record]) -> Result<(), MailboxError> {
         for chunk in records.chunks(MAX_BATCH) {
-            let mut body = Vec::with_capacity(chunk.len() * 300);
-            for record in chunk {
-                let bytes = record.to_bytes();
-                // A record is at most MAX_RECORD_BYTES, well within 2 bytes.
-                body.extend_from_slice(&(bytes.len() as u16).to_be_bytes());
-                body.extend_from_slice(&bytes);
-            }
+            let body = crate::match_log::record::encode_batch(chunk);
             let (status, answer) = http_post(
                 &self.server,
                 "/mailbox/records?batch=1",

@@ -417,6 +417,90 @@ impl Record {
     }
 }
 
+/// Why bytes are not a well-formed batch of records.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BatchError {
+    /// More records than the reader takes at once.
+    #[error("a batch holds at most {max} records")]
+    TooMany {
+        /// The limit.
+        max: usize,
+    },
+    /// The bytes end inside an item's length.
+    #[error("batch item {item}: expected a 2-byte length, found {found} byte")]
+    ShortLength {
+        /// The item's place.
+        item: usize,
+        /// Bytes left.
+        found: usize,
+    },
+    /// An item's length is larger than a record or than what is left.
+    #[error(
+        "batch item {item}: {announced} bytes announced, at most {MAX_RECORD_BYTES} and {left} left"
+    )]
+    BadLength {
+        /// The item's place.
+        item: usize,
+        /// The length it announced.
+        announced: usize,
+        /// Bytes left after the length.
+        left: usize,
+    },
+    /// An item is not a record.
+    #[error("batch item {item}: {error}")]
+    Record {
+        /// The item's place.
+        item: usize,
+        /// Why it does not decode.
+        error: DecodeError,
+    },
+}
+
+/// Records framed together (one request to the mailbox): each record's
+/// canonical bytes after their length as 2 bytes big-endian.
+pub fn encode_batch(records: &[Record]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(records.len() * 320);
+    for record in records {
+        let encoded = record.to_bytes();
+        // At most MAX_RECORD_BYTES: the length fits 2 bytes.
+        bytes.extend_from_slice(&(encoded.len() as u16).to_be_bytes());
+        bytes.extend_from_slice(&encoded);
+    }
+    bytes
+}
+
+/// The records of a batch made by [`encode_batch`], at most `max_records`
+/// of them; every length is checked before it is used.
+pub fn decode_batch(bytes: &[u8], max_records: usize) -> Result<Vec<Record>, BatchError> {
+    let mut records = Vec::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let item = records.len();
+        if item == max_records {
+            return Err(BatchError::TooMany { max: max_records });
+        }
+        let Some((length, tail)) = rest.split_first_chunk::<2>() else {
+            return Err(BatchError::ShortLength {
+                item,
+                found: rest.len(),
+            });
+        };
+        let announced = usize::from(u16::from_be_bytes(*length));
+        if announced > MAX_RECORD_BYTES || announced > tail.len() {
+            return Err(BatchError::BadLength {
+                item,
+                announced,
+                left: tail.len(),
+            });
+        }
+        let (encoded, tail) = tail.split_at(announced);
+        let record = Record::decode(encoded).map_err(|error| BatchError::Record { item, error })?;
+        records.push(record);
+        rest = tail;
+    }
+    Ok(records)
+}
+
 fn signed_message(content_bytes: &[u8]) -> Vec<u8> {
     let mut message = Vec::with_capacity(SIGNATURE_DOMAIN.len() + content_bytes.len());
     message.extend_from_slice(SIGNATURE_DOMAIN);
@@ -483,6 +567,39 @@ mod tests {
         let mut overlong = vec![0x81, 0x00];
         overlong.extend_from_slice(&bytes[1..]);
         assert_eq!(Record::decode(&overlong), Err(DecodeError::NonCanonical));
+    }
+
+    #[test]
+    fn a_batch_round_trips_and_every_length_is_checked() {
+        let a = Record::sign(sample(), &Identity::from_secret_bytes(&[1; 32]));
+        let b = Record::sign(sample(), &Identity::from_secret_bytes(&[2; 32]));
+        let bytes = encode_batch(&[a.clone(), b.clone()]);
+        assert_eq!(decode_batch(&bytes, 2), Ok(vec![a.clone(), b]));
+        assert_eq!(decode_batch(&[], 2), Ok(vec![]));
+        assert_eq!(decode_batch(&bytes, 1), Err(BatchError::TooMany { max: 1 }));
+        assert_eq!(
+            decode_batch(&bytes[..bytes.len() - 1], 2).map(|r| r.len()),
+            Err(BatchError::BadLength {
+                item: 1,
+                announced: a.to_bytes().len(),
+                left: a.to_bytes().len() - 1
+            })
+        );
+        assert_eq!(
+            decode_batch(&[7], 2),
+            Err(BatchError::ShortLength { item: 0, found: 1 })
+        );
+        assert!(matches!(
+            decode_batch(&[0xff, 0xff, 0], 2),
+            Err(BatchError::BadLength {
+                announced: 65535,
+                ..
+            })
+        ));
+        assert!(matches!(
+            decode_batch(&[0, 1, 0], 2),
+            Err(BatchError::Record { item: 0, .. })
+        ));
     }
 
     #[test]

@@ -37,7 +37,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use data_encoding::{BASE64, HEXLOWER};
-use reversi_core::match_log::record::{Body, MAX_LOG_RECORDS, MAX_RECORD_BYTES, hex};
+use reversi_core::match_log::record::{
+    BatchError, Body, MAX_LOG_RECORDS, MAX_RECORD_BYTES, decode_batch, hex,
+};
 use reversi_core::match_log::verify::Phase;
 use reversi_core::match_log::{MatchVerifier, Record, Seat, verify_log};
 use serde::Deserialize;
@@ -582,47 +584,13 @@ pub const MAX_BATCH: usize = 48;
 /// as if posted alone; the first refusal ends the batch with its answer
 /// (those before it stay stored). `201` with `"posted"`, the count taken.
 async fn post_batch(mailbox: &Mailbox, body: &[u8]) -> Response {
-    let mut records = Vec::new();
-    let mut rest = body;
-    while !rest.is_empty() {
-        if records.len() == MAX_BATCH {
-            return refuse(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("a batch holds at most {MAX_BATCH} records"),
-            );
+    let records = match decode_batch(body, MAX_BATCH) {
+        Ok(records) => records,
+        Err(e @ BatchError::TooMany { .. }) => {
+            return refuse(StatusCode::PAYLOAD_TOO_LARGE, e.to_string());
         }
-        let Some((len, tail)) = rest.split_first_chunk::<2>() else {
-            return refuse(
-                StatusCode::BAD_REQUEST,
-                format!(
-                    "batch item {}: a 2-byte length, found 1 byte",
-                    records.len()
-                ),
-            );
-        };
-        let len = usize::from(u16::from_be_bytes(*len));
-        if len > MAX_RECORD_BYTES || len > tail.len() {
-            return refuse(
-                StatusCode::BAD_REQUEST,
-                format!(
-                    "batch item {}: {len} bytes announced, at most {MAX_RECORD_BYTES} and {} left",
-                    records.len(),
-                    tail.len()
-                ),
-            );
-        }
-        let (bytes, tail) = tail.split_at(len);
-        match Record::decode(bytes) {
-            Ok(record) => records.push(record),
-            Err(e) => {
-                return refuse(
-                    StatusCode::BAD_REQUEST,
-                    format!("batch item {}: not a record: {e}", records.len()),
-                );
-            }
-        }
-        rest = tail;
-    }
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, e.to_string()),
+    };
     for record in &records {
         if let Err(refusal) = mailbox.take(record, None).await {
             return *refusal;
