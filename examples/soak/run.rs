@@ -589,14 +589,25 @@ impl Soak<'_> {
         };
         let mut guest = self.player("b", dir, &join_args(&guest_log), plan.guest_level)?;
         let started = Instant::now();
-        let limit = Duration::from_secs(15 * 60);
+        // Lost: no record in either log for longer than a move may take
+        // (the host gives 5 min a move, so by then a timeout claim is
+        // due), or an hour in all. A level-10 bot on a machine this busy
+        // may think two minutes a move, so a fixed 15 min counted slow
+        // thinking as a lost game.
+        let stall = Duration::from_secs(8 * 60);
+        let limit = Duration::from_secs(60 * 60);
+        let mut progress = (0, Instant::now());
         let both = || records(&host_log).min(records(&guest_log));
         let mut seen = Appearances::default();
         let mut fault_done = false;
         let mut recovery = None;
         let mut waiting_for: Option<(Instant, usize)> = None;
         loop {
-            if started.elapsed() > limit {
+            let grown = records(&host_log) + records(&guest_log);
+            if grown != progress.0 {
+                progress = (grown, Instant::now());
+            }
+            if started.elapsed() > limit || progress.1.elapsed() > stall {
                 return Ok(Outcome {
                     completed: false,
                     identical: false,
