@@ -18,6 +18,9 @@ use crate::engine::{Color, Outcome, Square};
 use crate::match_log::Seat;
 use crate::match_log::log_file::{LogFileError, LogWriter};
 
+/// How long an ended game waits for the mailbox to take its last records.
+const FLUSH_WAIT: Duration = Duration::from_secs(5);
+
 /// How long after the end of the game to wait for the peer to acknowledge
 /// this side's last records before leaving: long enough for a lossy link
 /// and a reconnection, since a side that leaves with its last move
@@ -303,6 +306,12 @@ impl Driver {
                     waited > FINAL_LINGER || (self.peer.is_none() && waited > FINAL_ACK_EVERY)
                 };
                 if done {
+                    // The last records go to the mailbox before the program
+                    // ends: a spectator (or the opponent's next look) reads
+                    // the end there.
+                    if let Some(sync) = &mut self.mailbox {
+                        sync.flush(self.session.records(), FLUSH_WAIT).await;
+                    }
                     return Ok(outcome);
                 }
                 self.confirm_the_end();

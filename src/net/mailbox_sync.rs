@@ -258,6 +258,41 @@ impl MailboxSync {
         fetched
     }
 
+    /// Posts whatever of `records` the mailbox may lack, waiting at most
+    /// `limit` (the game has ended and the program is about to exit).
+    pub async fn flush(&mut self, records: &[Record], limit: Duration) {
+        if self.off || records.is_empty() {
+            return;
+        }
+        if let Some((_, _, fetch)) = self.fetch.take() {
+            fetch.abort();
+        }
+        let in_flight = self.post.take();
+        let mailbox = self.mailbox.clone();
+        let ours = records.to_vec();
+        let flushed = tokio::time::timeout(limit, async move {
+            if let Some(post) = in_flight {
+                let _ = post.await;
+            }
+            // What it holds now, after the post that was under way.
+            let game_id = ours[0].hash();
+            let held = match mailbox.records(&game_id, ours.len() as u32).await? {
+                Some((held, _)) => held,
+                None => 0,
+            };
+            match ours.get(held as usize..) {
+                Some(missing) if !missing.is_empty() => mailbox.post_all(missing).await,
+                _ => Ok(()),
+            }
+        })
+        .await;
+        match flushed {
+            Ok(Ok(())) => tracing::debug!("mailbox: flushed"),
+            Ok(Err(e)) => tracing::info!("the mailbox did not take the last records: {e}"),
+            Err(_) => tracing::info!("the mailbox did not take the last records within {limit:?}"),
+        }
+    }
+
     fn finish_post(&mut self, now: Instant) {
         let Some(post) = self.post.take_if(|p| p.is_finished()) else {
             return;
