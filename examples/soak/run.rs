@@ -603,7 +603,10 @@ impl Soak<'_> {
         let mut recovery = None;
         let mut waiting_for: Option<(Instant, usize)> = None;
         loop {
-            let grown = records(&host_log) + records(&guest_log);
+            // Each log is read once a round; everything below uses these.
+            let counts = [records(&host_log), records(&guest_log)];
+            let in_both = counts[0].min(counts[1]);
+            let grown = counts[0] + counts[1];
             if grown != progress.0 {
                 progress = (grown, Instant::now());
             }
@@ -622,15 +625,15 @@ impl Soak<'_> {
                 break;
             }
             let now = Instant::now();
-            seen.update([records(&host_log), records(&guest_log)], now);
+            seen.update(counts, now);
             if let Some((ended, beyond)) = waiting_for {
-                if both() > beyond {
+                if in_both > beyond {
                     recovery = Some(seen.recovery(ended, now));
                     waiting_for = None;
                 }
             }
             if !fault_done
-                && both() >= plan.at_records
+                && in_both >= plan.at_records
                 && host_done.is_none()
                 && guest_done.is_none()
             {
