@@ -8,7 +8,7 @@ use std::time::Duration;
 use data_encoding::{BASE64, HEXLOWER};
 use serde_json::Value;
 
-use super::server_url::{HttpError, ServerUrl, http_get, http_post};
+use super::server_url::{HttpError, ServerUrl, hedged, http_get, http_post};
 use crate::match_log::record::{Digest, MAX_LOG_RECORDS, MAX_RECORD_BYTES, hex};
 use crate::match_log::{DecodeError, PublicKey, Record};
 
@@ -17,6 +17,13 @@ const MAX_BATCH: usize = 48;
 
 /// How long one mailbox request may take.
 const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// When a request has not been answered (beyond the wait asked of the
+/// server) after this long, a second copy goes beside it: every mailbox
+/// request may be repeated, and on a link that loses packets a fresh
+/// connection beats TCP's backed-off retransmission (a post once took
+/// 10 s that way, holding a live game up).
+const HEDGE_AFTER: Duration = Duration::from_secs(2);
 
 /// The largest answer read: every record of a game in base64, and a listing.
 const MAX_ANSWER_BYTES: usize = MAX_LOG_RECORDS * (MAX_RECORD_BYTES * 4 / 3 + 8) + 64 * 1024;
@@ -132,8 +139,11 @@ impl Mailbox {
             Some(room) => format!("/mailbox/records?room={room}"),
             None => "/mailbox/records".to_string(),
         };
-        let (status, body) =
-            http_post(&self.server, &path, &record.to_bytes(), 64 * 1024, TIMEOUT).await?;
+        let bytes = record.to_bytes();
+        let (status, body) = hedged(HEDGE_AFTER, || {
+            http_post(&self.server, &path, &bytes, 64 * 1024, TIMEOUT)
+        })
+        .await?;
         match status {
             201 => Ok(Posted::Stored),
             409 if parse_json(&body)?["stored"] == Value::Bool(true) => Ok(Posted::AlreadyStored),
@@ -146,13 +156,15 @@ impl Mailbox {
     pub async fn post_all(&self, records: &[Record]) -> Result<(), MailboxError> {
         for chunk in records.chunks(MAX_BATCH) {
             let body = crate::match_log::record::encode_batch(chunk);
-            let (status, answer) = http_post(
-                &self.server,
-                "/mailbox/records?batch=1",
-                &body,
-                64 * 1024,
-                TIMEOUT,
-            )
+            let (status, answer) = hedged(HEDGE_AFTER, || {
+                http_post(
+                    &self.server,
+                    "/mailbox/records?batch=1",
+                    &body,
+                    64 * 1024,
+                    TIMEOUT,
+                )
+            })
             .await?;
             match status {
                 201 => continue,
@@ -198,8 +210,10 @@ impl Mailbox {
                 wait.as_secs()
             )
         };
-        let (status, body) =
-            http_get(&self.server, &path, MAX_ANSWER_BYTES, TIMEOUT + wait).await?;
+        let (status, body) = hedged(wait + HEDGE_AFTER, || {
+            http_get(&self.server, &path, MAX_ANSWER_BYTES, TIMEOUT + wait)
+        })
+        .await?;
         match status {
             200 => {}
             404 if serde_json::from_str::<Value>(&body).is_ok() => return Ok(None),
@@ -248,7 +262,10 @@ impl Mailbox {
     }
 
     async fn listing(&self, path: &str) -> Result<Vec<Listed>, MailboxError> {
-        let (status, body) = http_get(&self.server, path, MAX_ANSWER_BYTES, TIMEOUT).await?;
+        let (status, body) = hedged(HEDGE_AFTER, || {
+            http_get(&self.server, path, MAX_ANSWER_BYTES, TIMEOUT)
+        })
+        .await?;
         if status != 200 {
             return Err(self.not_ours(status, &body));
         }

@@ -215,6 +215,36 @@ pub async fn http_post(
     http_request(server, "POST", path, Some(body), max_bytes, timeout).await
 }
 
+/// Runs `attempt`, and when it has not answered within `after`, a second
+/// copy beside it; the first success wins, and an error counts only once
+/// both have failed. For idempotent requests on a lossy link: a request
+/// whose packets were lost waits for TCP's doubling retransmission timer
+/// (a lost SYN costs a second, three losses in a row seven), while a fresh
+/// connection usually gets through at once.
+pub(crate) async fn hedged<T, E, F>(after: Duration, attempt: impl Fn() -> F) -> Result<T, E>
+where
+    F: std::future::Future<Output = Result<T, E>>,
+{
+    let first = attempt();
+    tokio::pin!(first);
+    tokio::select! {
+        answer = &mut first => return answer,
+        () = tokio::time::sleep(after) => {}
+    }
+    let second = attempt();
+    tokio::pin!(second);
+    tokio::select! {
+        answer = &mut first => match answer {
+            Ok(value) => Ok(value),
+            Err(_) => second.await,
+        },
+        answer = &mut second => match answer {
+            Ok(value) => Ok(value),
+            Err(_) => first.await,
+        },
+    }
+}
+
 async fn http_request(
     server: &ServerUrl,
     method: &str,
@@ -393,6 +423,64 @@ mod tests {
         assert!(parse_response(b"HTTP/1.1 200 OK\r\n\r\n0123456789", 5).is_err());
         let bad_chunk = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\nab";
         assert!(parse_response(bad_chunk, 100).is_err());
+    }
+
+    type Attempt = std::pin::Pin<Box<dyn std::future::Future<Output = Result<usize, usize>>>>;
+
+    /// Attempts that answer after the given delays (`None`: never), with
+    /// `Ok(n)` or `Err(n)` for the n-th attempt.
+    fn attempts(
+        plan: &'static [(Option<u64>, bool)],
+    ) -> (
+        std::sync::Arc<std::sync::atomic::AtomicUsize>,
+        impl Fn() -> Attempt,
+    ) {
+        let started = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = started.clone();
+        let attempt = move || {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let (delay, ok) = plan[n];
+            Box::pin(async move {
+                match delay {
+                    Some(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
+                    None => std::future::pending::<()>().await,
+                }
+                if ok { Ok(n) } else { Err(n) }
+            }) as Attempt
+        };
+        (started, attempt)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_hung_request_is_overtaken_by_its_second_copy() {
+        let (started, attempt) = attempts(&[(None, true), (Some(300), true)]);
+        let begin = tokio::time::Instant::now();
+        assert_eq!(hedged(Duration::from_secs(2), attempt).await, Ok(1));
+        assert_eq!(begin.elapsed(), Duration::from_millis(2300));
+        assert_eq!(started.load(std::sync::atomic::Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_prompt_answer_or_failure_sends_no_second_copy() {
+        let (started, attempt) = attempts(&[(Some(1500), true)]);
+        assert_eq!(hedged(Duration::from_secs(2), attempt).await, Ok(0));
+        assert_eq!(started.load(std::sync::atomic::Ordering::SeqCst), 1);
+        let (started, attempt) = attempts(&[(Some(100), false)]);
+        assert_eq!(hedged(Duration::from_secs(2), attempt).await, Err(0));
+        assert_eq!(started.load(std::sync::atomic::Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_late_failure_waits_for_the_other_copy() {
+        // The first fails after the second started: the second's success counts.
+        let (_, attempt) = attempts(&[(Some(2500), false), (Some(1000), true)]);
+        assert_eq!(hedged(Duration::from_secs(2), attempt).await, Ok(1));
+        // The second fails first: the first's late success counts.
+        let (_, attempt) = attempts(&[(Some(4000), true), (Some(100), false)]);
+        assert_eq!(hedged(Duration::from_secs(2), attempt).await, Ok(0));
+        // Both fail: the error is the last one's.
+        let (_, attempt) = attempts(&[(Some(2500), false), (Some(1000), false)]);
+        assert_eq!(hedged(Duration::from_secs(2), attempt).await, Err(1));
     }
 
     proptest::proptest! {
