@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use futures::FutureExt as _;
 use matchbox_socket::PeerId;
 
 use super::link::{GiveUp, LinkPolicy, LinkStatus};
@@ -145,6 +146,10 @@ pub fn now_ms() -> u64 {
 }
 
 /// Called with the session and the connection's state.
+/// A background request for the signaling server's ICE servers and how
+/// long their credentials last.
+type IceFetch = tokio::task::JoinHandle<Result<(IceServers, Duration), String>>;
+
 type Observer = Box<dyn FnMut(&Session, &LinkStatus, Option<Route>) + Send>;
 
 /// The driver of one side.
@@ -169,6 +174,8 @@ pub struct Driver {
     waiting: std::collections::HashMap<PeerId, Vec<Vec<u8>>>,
     /// The signaling server's ICE servers, when fetched, and until when to use them.
     server_ice: Option<(IceServers, Instant)>,
+    /// The request for them under way, in the background.
+    ice_fetch: Option<IceFetch>,
     /// Added to the wall clock for timestamps and deadlines (see
     /// [`Driver::set_clock_offset`]).
     clock_offset_ms: i64,
@@ -221,6 +228,7 @@ impl Driver {
             observed: None,
             waiting: Default::default(),
             server_ice: None,
+            ice_fetch: None,
             ice_in_use: IceServers::default(),
             route: None,
             mailbox: super::mailbox_sync::MailboxSync::for_room(&config.room_url),
@@ -390,67 +398,82 @@ impl Driver {
             self.give_up(reason, on_event)?;
         }
         if self.link.should_open(now) {
-            self.ice_in_use = self.ice_servers().await;
-            tracing::info!(room = %self.config.room_url, ice = self.ice_in_use.urls.len(), "connecting");
-            self.transport = Some(Transport::open(&self.config.room_url, &self.ice_in_use));
-            self.link.opened(Instant::now());
+            if let Some(ice) = self.ice_servers() {
+                self.ice_in_use = ice;
+                tracing::info!(room = %self.config.room_url, ice = self.ice_in_use.urls.len(), "connecting");
+                self.transport = Some(Transport::open(&self.config.room_url, &self.ice_in_use));
+                self.link.opened(Instant::now());
+            }
         }
         Ok(())
     }
 
-    /// The ICE servers for a new connection: the signaling server's (asked
-    /// again once their credentials are half-way to expiry) and the
-    /// player's own.
-    async fn ice_servers(&mut self) -> IceServers {
+    /// The ICE servers for a new connection, once known: the signaling
+    /// server's (asked again once their credentials are half-way to expiry)
+    /// and the player's own. The server is asked in the background, so
+    /// that on a slow link the game loop (heartbeats, the mailbox) goes on
+    /// meanwhile; `None` until the first answer (or failure).
+    fn ice_servers(&mut self) -> Option<IceServers> {
         if !self.config.ice_from_server {
-            return self.config.ice.clone();
+            return Some(self.config.ice.clone());
         }
+        self.finish_ice_fetch();
         let fresh = self
             .server_ice
             .as_ref()
             .is_some_and(|(_, until)| Instant::now() < *until);
-        if !fresh {
+        if !fresh && self.ice_fetch.is_none() {
             let server = super::server_url::ServerUrl::parse(&self.config.room_url);
-            let fingerprint = self.session.my_fingerprint();
-            let fetched = match server {
-                Ok(server) => super::ice::fetch(&server, fingerprint.as_compact())
-                    .await
-                    .map_err(|e| e.to_string()),
-                Err(e) => Err(e.to_string()),
-            };
-            self.server_ice = Some(match fetched {
-                Ok((servers, ttl)) => {
-                    tracing::info!(
-                        servers = servers.urls.len(),
-                        relay = servers.urls.iter().any(|u| u.starts_with("turn")),
-                        "ICE servers from the signaling server"
-                    );
-                    // Without credentials there is nothing to expire: ask
-                    // again now and then in case the operator added some.
-                    let keep = if ttl.is_zero() {
-                        Duration::from_secs(600)
-                    } else {
-                        ttl / 2
-                    };
-                    (servers, Instant::now() + keep)
+            let id = self.session.my_fingerprint().as_compact().to_string();
+            self.ice_fetch = Some(tokio::spawn(async move {
+                match server {
+                    Ok(server) => super::ice::fetch(&server, &id)
+                        .await
+                        .map_err(|e| e.to_string()),
+                    Err(e) => Err(e.to_string()),
                 }
-                Err(e) => {
-                    tracing::warn!(
-                        "could not get ICE servers from the signaling server ({e}); using only your own"
-                    );
-                    (
-                        IceServers::default(),
-                        Instant::now() + Duration::from_secs(30),
-                    )
-                }
-            });
+            }));
         }
-        let from_server = self
-            .server_ice
-            .as_ref()
-            .map(|(servers, _)| servers.clone())
-            .unwrap_or_default();
-        super::ice::combine(from_server, &self.config.ice)
+        // Known but due for renewal: still valid for half their life.
+        let from_server = self.server_ice.as_ref()?.0.clone();
+        Some(super::ice::combine(from_server, &self.config.ice))
+    }
+
+    fn finish_ice_fetch(&mut self) {
+        let Some(fetch) = self.ice_fetch.take_if(|f| f.is_finished()) else {
+            return;
+        };
+        let fetched = match fetch.now_or_never() {
+            Some(Ok(result)) => result,
+            Some(Err(e)) => Err(e.to_string()),
+            None => return,
+        };
+        self.server_ice = Some(match fetched {
+            Ok((servers, ttl)) => {
+                tracing::info!(
+                    servers = servers.urls.len(),
+                    relay = servers.urls.iter().any(|u| u.starts_with("turn")),
+                    "ICE servers from the signaling server"
+                );
+                // Without credentials there is nothing to expire: ask
+                // again now and then in case the operator added some.
+                let keep = if ttl.is_zero() {
+                    Duration::from_secs(600)
+                } else {
+                    ttl / 2
+                };
+                (servers, Instant::now() + keep)
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "could not get ICE servers from the signaling server ({e}); using only your own"
+                );
+                (
+                    IceServers::default(),
+                    Instant::now() + Duration::from_secs(30),
+                )
+            }
+        });
     }
 
     /// Ends the current connection for `reason`. A side whose silent
