@@ -244,7 +244,10 @@ impl MailboxSync {
             return None;
         }
         self.start_post(now, records);
-        if self.fetch.is_none() && self.schedule.fetch_due(now) {
+        // Records just fetched are not in `records` until the caller has
+        // applied them: a look from here now would fetch them again.
+        let brought = fetched.as_ref().is_some_and(|f| !f.is_empty());
+        if self.fetch.is_none() && !brought && self.schedule.fetch_due(now) {
             let mailbox = self.mailbox.clone();
             let game_id = records[0].hash();
             let from = records.len() as u32;
