@@ -229,6 +229,16 @@ impl MailboxSync {
         self.schedule.network_back(Instant::now());
     }
 
+    /// The mailbox for a request started now: while apart, each request
+    /// is the game's only way on, and goes out twice.
+    fn mailbox_now(&self) -> Mailbox {
+        if self.schedule.apart() {
+            self.mailbox.clone().redundant()
+        } else {
+            self.mailbox.clone()
+        }
+    }
+
     /// Starts requests when they are due, and returns the records the
     /// mailbox had beyond `records` when a look has answered. `connected`:
     /// the opponent is connected directly, so the mailbox is only a copy.
@@ -248,7 +258,7 @@ impl MailboxSync {
         // applied them: a look from here now would fetch them again.
         let brought = fetched.as_ref().is_some_and(|f| !f.is_empty());
         if self.fetch.is_none() && !brought && self.schedule.fetch_due(now) {
-            let mailbox = self.mailbox.clone();
+            let mailbox = self.mailbox_now();
             let game_id = records[0].hash();
             let from = records.len() as u32;
             let wait = self.schedule.wait(self.held.is_some());
@@ -369,7 +379,7 @@ impl MailboxSync {
         if self.post.is_some() || held as usize >= records.len() || !self.schedule.post_due(now) {
             return;
         }
-        let mailbox = self.mailbox.clone();
+        let mailbox = self.mailbox_now();
         let missing = records[held as usize..].to_vec();
         self.post = Some(tokio::spawn(async move {
             mailbox.post_all(&missing).await?;
