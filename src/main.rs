@@ -1,4 +1,4 @@
-//! The `reversi` binary: parses the command line and runs it.
+//! The `reversi` binary: opens the window, or runs the command given.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -16,7 +16,18 @@ fn main() -> ExitCode {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
-    match run(&cli) {
+    let Some(command) = &cli.command else {
+        return match reversi::app::run_window() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!(
+                    "error: cannot open a window ({e}); `reversi play` plays in the terminal"
+                );
+                ExitCode::FAILURE
+            }
+        };
+    };
+    match run(&cli, command) {
         Ok(text) => {
             // A closed stdout (e.g. piped into `head`) is not an error worth a panic.
             let _ = std::io::stdout().write_all(text.as_bytes());

@@ -47,10 +47,7 @@ pub fn open_log(path: &Path) -> Result<ViewedLog, String> {
         format!("Rules: {}", draw.rules.options()),
     ];
     summary.push(match verifier.end() {
-        Some(end) => format!(
-            "Result: {}",
-            crate::cli::board_command::outcome_text(&end.outcome)
-        ),
+        Some(end) => format!("Result: {}", end.outcome),
         None => "Result: unfinished".to_string(),
     });
     Ok(ViewedLog {

@@ -530,12 +530,12 @@ impl ReversiApp {
             "Equal count decided by lot: one of you, drawn by lot, chooses which colour wins it; the other chooses a colour",
         );
         if ui.button("Host a game").clicked() {
-            match crate::cli::parse_deadline(&self.settings.deadline) {
+            match crate::match_log::verify::parse_deadline(&self.settings.deadline) {
                 Ok(deadline) => match self.host_proposal() {
                     Ok(proposal) => self.start_host(ui.ctx(), proposal, deadline),
                     Err(e) => self.message = Some(e),
                 },
-                Err(e) => self.message = Some(e),
+                Err(e) => self.message = Some(e.to_string()),
             }
         }
         if ui.button("Watch a game").clicked() {
@@ -1165,9 +1165,9 @@ impl ReversiApp {
                         }
                     });
                     if ui.button("Copy GGF").clicked() {
-                        match crate::cli::export_command::ggf_of_log(log) {
+                        match ggf_of_log(log) {
                             Ok(ggf) => ui.ctx().copy_text(ggf),
-                            Err(e) => self.message = Some(e.to_string()),
+                            Err(e) => self.message = Some(e),
                         }
                     }
                 }
@@ -1228,6 +1228,14 @@ impl ReversiApp {
     }
 }
 
+/// The GGF text of the log file at `path`, which must audit clean.
+fn ggf_of_log(path: &std::path::Path) -> Result<String, String> {
+    let bytes = crate::match_log::log_file::read_bounded(path).map_err(|e| e.to_string())?;
+    let (_, verifier) =
+        crate::match_log::audit::audit_log_bytes(&bytes).map_err(|e| e.to_string())?;
+    Ok(crate::match_log::export::ggf(&verifier))
+}
+
 fn counts_line(ui: &mut egui::Ui, position: &Position) {
     let counts = position.counts();
     ui.label(format!("Black {} — White {}", counts.black, counts.white));
@@ -1277,7 +1285,7 @@ fn end_panel(ui: &mut egui::Ui, outcome: &Outcome, me: Option<Color>, moves: &[S
         (Some(w), None) => format!("{w} wins"),
     };
     ui.heading(verdict);
-    ui.label(crate::cli::board_command::outcome_text(outcome));
+    ui.label(outcome.to_string());
     if ui.button("Copy transcript").clicked() {
         ui.ctx().copy_text(format_transcript(moves));
     }
@@ -1321,6 +1329,22 @@ impl ReversiApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
         }
     }
+}
+
+/// Opens the desktop client's window and runs it until it is closed.
+pub fn run_window() -> Result<(), eframe::Error> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Reversi")
+            .with_inner_size([1000.0, 720.0])
+            .with_min_inner_size([800.0, 600.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "reversi",
+        options,
+        Box::new(|cc| Ok(Box::new(ReversiApp::new(cc)))),
+    )
 }
 
 impl eframe::App for ReversiApp {

@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::CliError;
-use super::board_command::{grid_text, outcome_json, outcome_text};
+use super::board_command::{grid_text, outcome_json};
 use crate::engine::{Color, format_transcript};
 use crate::match_log::audit::audit_log_bytes;
 use crate::match_log::compare::{Comparison, compare_logs};
@@ -233,7 +233,7 @@ fn report_text(path: &Path, v: &MatchVerifier) -> String {
             let winner = end.outcome.winner.map_or(String::new(), |c| {
                 format!(" — winner {}", color_label(v, c))
             });
-            let _ = writeln!(out, "result      {}{winner}", outcome_text(&end.outcome));
+            let _ = writeln!(out, "result      {}{winner}", end.outcome);
         }
         (None, Some(color)) => {
             let _ = writeln!(

@@ -108,15 +108,6 @@ pub fn grid_text(position: &Position) -> String {
     out
 }
 
-/// One line describing a result, e.g. `black wins 40-24 (board finished)`.
-pub fn outcome_text(outcome: &Outcome) -> String {
-    let score = format!("{}-{}", outcome.score.black, outcome.score.white);
-    match outcome.winner {
-        Some(color) => format!("{color} wins {score} ({})", outcome.ending.describe()),
-        None => format!("draw {score} ({})", outcome.ending.describe()),
-    }
-}
-
 fn board_text(rules: &Rules, position: &Position, moves: &[Square]) -> String {
     let counts = position.counts();
     let mut out = grid_text(position);
@@ -152,7 +143,7 @@ fn board_text(rules: &Rules, position: &Position, moves: &[Square]) -> String {
             let _ = writeln!(out, "legal: {}", legal.join(" "));
         }
         (None, Some(outcome)) => {
-            let _ = writeln!(out, "game over: {}", outcome_text(&outcome));
+            let _ = writeln!(out, "game over: {}", outcome);
         }
         (None, None) => {}
     }

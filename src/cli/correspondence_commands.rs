@@ -319,10 +319,7 @@ fn summary_line(session: &Session, visit: &Visit, log: &Path) -> String {
         parts.push(format!("{} new from the mailbox", visit.fetched));
     }
     if let Some(outcome) = session.outcome() {
-        parts.push(format!(
-            "game over: {}",
-            super::board_command::outcome_text(&outcome)
-        ));
+        parts.push(format!("game over: {}", outcome));
     } else if let Some(question) = session.my_question() {
         parts.push(format!(
             "{} (reversi move LOG black|white)",

@@ -117,63 +117,29 @@ pub enum CliError {
     Disputed(String),
 }
 
-/// Runs a parsed command line, returning what to print on success.
-pub fn run(cli: &Cli) -> Result<String, CliError> {
+/// Runs a parsed command line's `command`, returning what to print on
+/// success. (Without a command, the program opens its window instead.)
+pub fn run(cli: &Cli, command: &Command) -> Result<String, CliError> {
     let data_dir = || crate::data_dir::DataDir::resolve(cli.data_dir.as_deref());
-    match &cli.command {
-        Some(Command::Selfplay(args)) => selfplay_command::run(args, &data_dir()?),
-        Some(Command::Audit(args)) => audit_command::run(args),
-        Some(Command::Export(args)) => export_command::run(args),
-        Some(Command::Host(args)) => network_commands::host(args, &data_dir()?),
-        Some(Command::Join(args)) => network_commands::join(args, &data_dir()?),
-        Some(Command::Resume(args)) => network_commands::resume(args, &data_dir()?),
-        Some(Command::Rematch(args)) => network_commands::rematch(args, &data_dir()?),
-        Some(Command::Games(args)) => correspondence_commands::games(args, &data_dir()?),
-        Some(Command::Move(args)) => correspondence_commands::make_move(args, &data_dir()?),
-        Some(Command::Board(args)) => board_command::run(args),
-        Some(Command::Perft(args)) => perft_command::run(args),
-        Some(Command::Play(args)) => play_command::run(args),
-        Some(Command::Solve(args)) => solve_command::run(args),
-        Some(Command::Ladder(args)) => ladder_command::run(args),
-        Some(Command::Bench(args)) => bench_command::run(args),
-        Some(Command::Ratings(args)) => ratings_command::run(args),
-        Some(Command::Submit(args)) => leaderboard_commands::submit(args),
-        Some(Command::Watch(args)) => watch_command::run(args),
-        Some(Command::Leaderboard(args)) => leaderboard_commands::leaderboard(args, &data_dir()?),
-        None => open_window(),
+    match command {
+        Command::Selfplay(args) => selfplay_command::run(args, &data_dir()?),
+        Command::Audit(args) => audit_command::run(args),
+        Command::Export(args) => export_command::run(args),
+        Command::Host(args) => network_commands::host(args, &data_dir()?),
+        Command::Join(args) => network_commands::join(args, &data_dir()?),
+        Command::Resume(args) => network_commands::resume(args, &data_dir()?),
+        Command::Rematch(args) => network_commands::rematch(args, &data_dir()?),
+        Command::Games(args) => correspondence_commands::games(args, &data_dir()?),
+        Command::Move(args) => correspondence_commands::make_move(args, &data_dir()?),
+        Command::Board(args) => board_command::run(args),
+        Command::Perft(args) => perft_command::run(args),
+        Command::Play(args) => play_command::run(args),
+        Command::Solve(args) => solve_command::run(args),
+        Command::Ladder(args) => ladder_command::run(args),
+        Command::Bench(args) => bench_command::run(args),
+        Command::Ratings(args) => ratings_command::run(args),
+        Command::Submit(args) => leaderboard_commands::submit(args),
+        Command::Watch(args) => watch_command::run(args),
+        Command::Leaderboard(args) => leaderboard_commands::leaderboard(args, &data_dir()?),
     }
-}
-
-/// Opens the desktop client (what `cargo run --release` starts).
-fn open_window() -> Result<String, CliError> {
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Reversi")
-            .with_inner_size([1000.0, 720.0])
-            .with_min_inner_size([800.0, 600.0]),
-        ..Default::default()
-    };
-    eframe::run_native(
-        "reversi",
-        options,
-        Box::new(|cc| Ok(Box::new(crate::app::ReversiApp::new(cc)))),
-    )
-    .map_err(|e| {
-        CliError::Network(format!(
-            "cannot open a window ({e}); `reversi play` plays in the terminal"
-        ))
-    })?;
-    Ok(String::new())
-}
-
-/// Parses a per-move deadline such as `5m`, `1h` or `7days` into seconds,
-/// within five minutes to seven days.
-pub fn parse_deadline(text: &str) -> Result<u32, String> {
-    use crate::match_log::verify::{MAX_DEADLINE_SECS, MIN_DEADLINE_SECS};
-    let duration =
-        humantime::parse_duration(text).map_err(|e| format!("{e} (try 5m, 2h or 7days)"))?;
-    u32::try_from(duration.as_secs())
-        .ok()
-        .filter(|s| (MIN_DEADLINE_SECS..=MAX_DEADLINE_SECS).contains(s))
-        .ok_or_else(|| "the per-move deadline must be from 5 minutes to 7 days".to_string())
 }

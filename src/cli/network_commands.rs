@@ -12,7 +12,6 @@ use std::time::Duration;
 use clap::Args;
 
 use super::CliError;
-use super::board_command::outcome_text;
 use super::rule_args::RuleArgs;
 use crate::bot::{BackgroundBot, Bot};
 use crate::data_dir::DataDir;
@@ -102,7 +101,7 @@ pub struct HostArgs {
     #[arg(long)]
     draw_by_lot: bool,
     /// Per-move deadline, 5m to 7d.
-    #[arg(long, default_value = "1day", value_parser = super::parse_deadline)]
+    #[arg(long, default_value = "1day", value_parser = crate::match_log::verify::parse_deadline)]
     deadline: u32,
     /// Signaling server (ws://HOST:PORT); without it an embedded server is started.
     #[arg(long)]
@@ -400,7 +399,7 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
     if let Some(outcome) = session.outcome() {
         eprintln!(
             "the game is over ({}): making sure the opponent has every record",
-            outcome_text(&outcome)
+            outcome
         );
     }
     let room = RoomFile::read(&args.log);
@@ -512,7 +511,7 @@ async fn play(
         Event::MoveRefused(reason) => eprintln!("not played: {reason}"),
         Event::PeerRejected(reason) => eprintln!("the opponent rejected: {reason}"),
         Event::Halted(reason) => eprintln!("game halted: {reason}"),
-        Event::Ended(outcome) => eprintln!("game over: {}", outcome_text(outcome)),
+        Event::Ended(outcome) => eprintln!("game over: {outcome}"),
         Event::RematchOffered => eprintln!("the opponent proposes a rematch"),
         Event::Recorded { .. } | Event::Acknowledged(_) => {}
     };
@@ -532,7 +531,7 @@ async fn play(
         (Some(_), Some(_)) => "you lose".to_string(),
         (Some(w), None) => format!("{w} wins"),
     };
-    Ok(format!("{} — {verdict}\n", outcome_text(&outcome)))
+    Ok(format!("{} — {verdict}\n", outcome))
 }
 
 mod driver {

@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use clap::{Args, ValueEnum};
 
 use super::CliError;
-use super::board_command::{grid_text, outcome_text};
+use super::board_command::grid_text;
 use super::rule_args::RuleArgs;
 use crate::bot::Bot;
 use crate::engine::{Color, Position, Square, format_transcript};
@@ -118,7 +118,7 @@ pub fn play_game(
         .outcome()
         .expect("the loop ends when the game is over");
     say(&format!("\n{}", grid_text(&position)))?;
-    say(&format!("Game over: {}", outcome_text(&outcome)))?;
+    say(&format!("Game over: {}", outcome))?;
     say(&format!("Transcript: {}", format_transcript(&moves)))?;
     Ok(moves)
 }

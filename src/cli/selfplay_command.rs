@@ -85,7 +85,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Per-move deadline, 5m to 7d (e.g. 10m, 1h, 2days).
-    #[arg(long, default_value = "1day", value_parser = super::parse_deadline)]
+    #[arg(long, default_value = "1day", value_parser = crate::match_log::verify::parse_deadline)]
     deadline: u32,
     /// The host's name (the host's key is yours, from the data directory).
     #[arg(long, default_value = "Host")]
@@ -168,9 +168,9 @@ pub fn run(args: &SelfplayArgs, data_dir: &DataDir) -> Result<String, CliError> 
     }
     write_log(&args.out, game.records()).map_err(CliError::LogFile)?;
     let verifier = game.verifier();
-    let end = verifier.end().map_or("unfinished".to_string(), |e| {
-        super::board_command::outcome_text(&e.outcome)
-    });
+    let end = verifier
+        .end()
+        .map_or("unfinished".to_string(), |e| e.outcome.to_string());
     Ok(format!(
         "wrote {} ({} records, {} moves): {end}\n",
         args.out.display(),

@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::CliError;
-use super::board_command::{grid_text, outcome_json, outcome_text};
+use super::board_command::{grid_text, outcome_json};
 use super::correspondence_commands::clock_ms;
 use super::network_commands::runtime;
 use crate::engine::{Color, format_transcript};
@@ -135,7 +135,7 @@ fn result_line(v: &MatchVerifier) -> Option<String> {
         let winner = e.outcome.winner.map_or(String::new(), |c| {
             format!(" — {} wins", name_of_color(v, c))
         });
-        format!("game over: {}{winner}", outcome_text(&e.outcome))
+        format!("game over: {}{winner}", e.outcome)
     })
 }
 

@@ -42,3 +42,14 @@ pub struct Outcome {
     /// What ended the game.
     pub ending: Ending,
 }
+
+impl std::fmt::Display for Outcome {
+    /// One line for people, e.g. `black wins 40-24 (board finished)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let score = format!("{}-{}", self.score.black, self.score.white);
+        match self.winner {
+            Some(color) => write!(f, "{color} wins {score} ({})", self.ending.describe()),
+            None => write!(f, "draw {score} ({})", self.ending.describe()),
+        }
+    }
+}

@@ -5,6 +5,7 @@ pub mod audit;
 pub mod builder;
 pub mod coin_flip;
 pub mod compare;
+pub mod export;
 pub mod identity;
 pub mod log_file;
 pub mod record;

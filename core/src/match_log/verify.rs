@@ -22,6 +22,40 @@ pub const MIN_DEADLINE_SECS: u32 = 5 * 60;
 /// Longest per-move deadline: seven days.
 pub const MAX_DEADLINE_SECS: u32 = 7 * 24 * 60 * 60;
 
+/// Why a per-move deadline given as text is not accepted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeadlineError {
+    /// Not a duration.
+    #[error("{text:?} is not a duration: {reason} (try 5m, 2h or 7days)")]
+    Unreadable {
+        /// The text given.
+        text: String,
+        /// What the duration parser said.
+        reason: String,
+    },
+    /// A duration outside the allowed range.
+    #[error("the per-move deadline must be from 5 minutes to 7 days, found {found}")]
+    OutOfRange {
+        /// The duration given, as written back.
+        found: String,
+    },
+}
+
+/// Parses a per-move deadline such as `5m`, `1h` or `7days` into seconds,
+/// within five minutes to seven days.
+pub fn parse_deadline(text: &str) -> Result<u32, DeadlineError> {
+    let duration = humantime::parse_duration(text).map_err(|e| DeadlineError::Unreadable {
+        text: text.to_string(),
+        reason: e.to_string(),
+    })?;
+    u32::try_from(duration.as_secs())
+        .ok()
+        .filter(|s| (MIN_DEADLINE_SECS..=MAX_DEADLINE_SECS).contains(s))
+        .ok_or_else(|| DeadlineError::OutOfRange {
+            found: humantime::format_duration(duration).to_string(),
+        })
+}
+
 /// The first problem in a log: the record's number and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("record {record}: {violation}")]
@@ -1001,5 +1035,26 @@ impl MatchVerifier {
             Phase::Playing => Some(self.seat_to_move()),
             Phase::Ended => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod deadline_tests {
+    use super::*;
+
+    #[test]
+    fn deadlines_are_read_within_five_minutes_to_a_week() {
+        assert_eq!(parse_deadline("5m"), Ok(300));
+        assert_eq!(parse_deadline("7days"), Ok(MAX_DEADLINE_SECS));
+        assert!(matches!(
+            parse_deadline("4m"),
+            Err(DeadlineError::OutOfRange { found }) if found == "4m"
+        ));
+        assert!(matches!(
+            parse_deadline("8days"),
+            Err(DeadlineError::OutOfRange { .. })
+        ));
+        let unreadable = parse_deadline("soon").unwrap_err();
+        assert!(unreadable.to_string().contains("try 5m"), "{unreadable}");
     }
 }
