@@ -348,8 +348,13 @@ impl Driver {
         }
         if let Some(failure) = self.transport.as_mut().and_then(Transport::take_failure) {
             tracing::info!("connection ended: {failure}");
-            // A full room will not empty itself for a third player.
+            // A full room will not empty itself for a third player. Only a
+            // guest that holds no record yet can be that third player: for
+            // a game under way (a resume) one of the two is likely our own
+            // socket from before a crash, which the server drops once it
+            // notices; until then, keep trying.
             if !self.ever_connected
+                && self.session.records().is_empty()
                 && super::transport::room_peers(&self.config.room_url)
                     .await
                     .is_some_and(|status| status.full)
