@@ -8,7 +8,7 @@
 //! the search short; the node budgets are set so that it rarely does.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::engine::{Position, Square};
@@ -144,8 +144,12 @@ impl Bot {
         self.searcher.think(position, &self.limits(), cancel)
     }
 
-    /// Like [`think`](Self::think), stopping after `limit` at the latest.
+    /// Like [`think`](Self::think), stopping after `limit` at the latest
+    /// (a timer thread: native only; the browser bounds a search by its
+    /// node budget).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn choose_within(&mut self, position: &Position, limit: Duration) -> Option<Thought> {
+        use std::sync::atomic::Ordering;
         let cancel = Arc::new(AtomicBool::new(false));
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
         let flag = Arc::clone(&cancel);
@@ -162,9 +166,11 @@ impl Bot {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Where a thinking bot hands itself back with its answer.
 type Answer = std::sync::mpsc::Receiver<(Bot, Option<Square>)>;
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A bot that thinks on a background thread at a lower priority
 /// ([`crate::background`]), so whoever polls it (a network loop, a
 /// window) keeps running meanwhile.
@@ -178,6 +184,7 @@ pub struct BackgroundBot {
     thinking: Option<(Position, Answer)>,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl BackgroundBot {
     /// Wraps `bot`.
     pub fn new(bot: Bot) -> BackgroundBot {

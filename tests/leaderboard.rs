@@ -234,7 +234,7 @@ fn leaderboard_flow(server: &Server, dir: &TempDir) {
     let old = Statement::sign(&ben.identity, Membership::Join, "x", T0).to_json();
     let (status, body) = post(&old);
     assert_eq!(status, 409, "{body}");
-    let now = reversi::net::driver::now_ms();
+    let now = reversi::platform::now_ms();
     let elsewhere = Statement::sign(
         &ben.identity,
         Membership::Join,

@@ -275,7 +275,7 @@ impl Adversary {
                     // The transport reports a peer connected before any
                     // of its packets.
                     TransportEvent::Received(_, bytes) => {
-                        let outputs = self.session.receive(&bytes, reversi::net::driver::now_ms());
+                        let outputs = self.session.receive(&bytes, reversi::platform::now_ms());
                         self.run_outputs(outputs);
                     }
                     _ => {}
@@ -306,7 +306,7 @@ impl Adversary {
             seq: self.session.records().len() as u32,
             prev: v.last_hash(),
             author,
-            timestamp_ms: reversi::net::driver::now_ms().max(v.last_timestamp()),
+            timestamp_ms: reversi::platform::now_ms().max(v.last_timestamp()),
             body,
         };
         WireMessage::Record(Record::sign(content, signer).to_bytes()).encode()
@@ -407,7 +407,7 @@ async fn an_adversarial_peer_is_rejected_reason_by_reason_and_the_honest_side_ho
     let mut fork = adversary.session.clone();
     let outputs = adversary
         .session
-        .play(a, reversi::net::driver::now_ms())
+        .play(a, reversi::platform::now_ms())
         .unwrap();
     adversary.run_outputs(outputs);
     let next = *adversary.session.position().unwrap();
@@ -423,7 +423,7 @@ async fn an_adversarial_peer_is_rejected_reason_by_reason_and_the_honest_side_ho
     );
     adversary.send(out_of_turn);
     let logged_before_fork = adversary.session.records().len();
-    let equivocation = fork.play(b, reversi::net::driver::now_ms()).unwrap();
+    let equivocation = fork.play(b, reversi::platform::now_ms()).unwrap();
     let fork_bytes = equivocation.into_iter().find_map(|o| match o {
         Output::Send(bytes) => Some(bytes),
         _ => None,

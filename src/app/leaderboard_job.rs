@@ -66,7 +66,7 @@ fn run(server: &ServerUrl, request: Request) -> Result<String, String> {
     match request {
         Request::Membership(identity, membership) => {
             let member = runtime
-                .block_on(board.set_membership(&identity, membership, crate::net::driver::now_ms()))
+                .block_on(board.set_membership(&identity, membership, crate::platform::now_ms()))
                 .map_err(|e| e.to_string())?;
             Ok(if member {
                 format!("Joined the leaderboard of {server}.")

@@ -241,7 +241,7 @@ impl ReversiApp {
             seen: None,
             typed: String::new(),
             message: None,
-            seed: crate::net::driver::now_ms(),
+            seed: crate::platform::now_ms(),
             your_games: None,
             titled_your_move: false,
             leaderboard_job: None,
@@ -747,7 +747,7 @@ impl ReversiApp {
                 let at = v
                     .last_timestamp()
                     .saturating_add(u64::from(v.deadline_secs()) * 1000);
-                let left = at.saturating_sub(crate::net::driver::now_ms()) / 1000;
+                let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
                 ui.label(format!(
                     "{}'s clock: {} left",
                     name(seat),
@@ -1128,7 +1128,7 @@ impl ReversiApp {
                 ui.label("The opponent is choosing under the draw rule decided by lot.");
             }
             if let Some((mine, at)) = snap.deadline {
-                let left = at.saturating_sub(crate::net::driver::now_ms()) / 1000;
+                let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
                 let whose = if mine { "Your clock" } else { "Opponent's clock" };
                 ui.label(format!("{whose}: {} left", humantime::format_duration(Duration::from_secs(left))));
                 ui.ctx().request_repaint_after(Duration::from_secs(1));

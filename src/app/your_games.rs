@@ -45,7 +45,7 @@ impl YourGames {
                     &games_dir,
                     &identity,
                     server.as_ref(),
-                    crate::net::driver::now_ms(),
+                    crate::platform::now_ms(),
                 ));
                 if updates_tx.send(listing).is_err() {
                     return;

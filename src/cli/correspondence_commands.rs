@@ -69,7 +69,7 @@ pub fn clock_offset_ms() -> Result<i64, CliError> {
 
 /// The wall clock for deadlines, moved by `REVERSI_CLOCK_OFFSET`.
 pub fn clock_ms() -> Result<u64, CliError> {
-    Ok(crate::net::driver::now_ms().saturating_add_signed(clock_offset_ms()?))
+    Ok(crate::platform::now_ms().saturating_add_signed(clock_offset_ms()?))
 }
 
 fn mailbox_error(e: impl std::fmt::Display) -> CliError {

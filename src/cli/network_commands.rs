@@ -537,7 +537,7 @@ async fn play(
 mod driver {
     /// A seed for the bot from the clock: bot games need not repeat.
     pub fn seed() -> u64 {
-        crate::net::driver::now_ms()
+        crate::platform::now_ms()
     }
 }
 
@@ -545,7 +545,7 @@ mod driver {
 fn clock_text(session: &Session) -> String {
     match session.deadline() {
         Some((seat, at)) => {
-            let left = at.saturating_sub(crate::net::driver::now_ms()) / 1000;
+            let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
             let left = humantime::format_duration(Duration::from_secs(left));
             let whose = if seat == session.seat() {
                 "your clock"

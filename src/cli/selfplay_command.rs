@@ -2,7 +2,6 @@
 //! complete game and write the signed log a networked game would write.
 
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 
@@ -16,6 +15,7 @@ use crate::match_log::builder::{MatchBuilder, MatchTerms, Players};
 use crate::match_log::log_file::write_log;
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::match_log::verify::Phase;
+use crate::platform::now_ms;
 use crate::random_player::{RandomPlayer, SplitMix64};
 
 /// Who chooses a side's moves: `random`, or a bot level 1–10.
@@ -96,12 +96,6 @@ pub struct SelfplayArgs {
     /// Where to write the log (must not exist).
     #[arg(long)]
     out: PathBuf,
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 fn random_bytes() -> Result<[u8; 32], CliError> {

@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
+
+use crate::platform::{Instant, now_ms};
 
 use futures::FutureExt as _;
 use matchbox_socket::PeerId;
@@ -136,13 +138,6 @@ impl ConnectionCutter {
     pub fn cut(&self) {
         self.0.store(true, Ordering::SeqCst);
     }
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// Called with the session and the connection's state.

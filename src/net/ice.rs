@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use super::server_url::{HttpError, ServerUrl, http_get};
+use super::http_client::{HttpError, http_get};
+use super::server_url::ServerUrl;
 use super::transport::IceServers;
 
 /// The largest `/ice` answer read.

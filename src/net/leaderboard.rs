@@ -8,7 +8,8 @@ use std::time::Duration;
 use data_encoding::HEXLOWER;
 use serde_json::Value;
 
-use super::server_url::{HttpError, ServerUrl, http_get, http_post};
+use super::http_client::{HttpError, http_get, http_post};
+use super::server_url::ServerUrl;
 use crate::match_log::log_file::MAX_FILE_BYTES;
 use crate::match_log::record::Digest;
 use crate::match_log::{Identity, PublicKey};

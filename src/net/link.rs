@@ -18,7 +18,9 @@
 //! [`BACKOFF_FIRST`] to [`BACKOFF_MAX`], with jitter so that two players
 //! who lost the same network do not retry in lockstep.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 /// How often a connected side tells the other it is alive.
 pub const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);

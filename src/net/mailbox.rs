@@ -8,7 +8,8 @@ use std::time::Duration;
 use data_encoding::{BASE64, HEXLOWER};
 use serde_json::Value;
 
-use super::server_url::{HttpError, ServerUrl, hedged, http_get, http_post};
+use super::http_client::{HttpError, hedged, http_get, http_post};
+use super::server_url::ServerUrl;
 use crate::match_log::record::{Digest, MAX_LOG_RECORDS, MAX_RECORD_BYTES, hex};
 use crate::match_log::{DecodeError, PublicKey, Record};
 

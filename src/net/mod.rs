@@ -1,22 +1,43 @@
 //! Playing over the network: room codes, the wire messages, the peer
 //! session (a pure state machine), and the WebRTC transport that drives it.
+//!
+//! The pure parts (the session and its messages, room codes, server
+//! addresses, the link's timing rules) build for the browser too; the
+//! parts that need sockets, files or a tokio runtime are native only, for
+//! now.
 
-pub mod correspondence;
-pub mod driver;
-pub mod embedded_server;
-pub mod ice;
-pub mod leaderboard;
 pub mod link;
-pub mod mailbox;
-pub mod mailbox_sync;
-pub mod rematch;
 pub mod room_code;
-pub mod room_file;
 pub mod server_url;
 pub mod session;
 pub mod session_check;
-pub mod stun_probe;
-mod tls_client;
-pub mod transport;
-pub mod watch;
 pub mod wire;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod correspondence;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod driver;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod embedded_server;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod http_client;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod ice;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod leaderboard;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod mailbox;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod mailbox_sync;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod rematch;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod room_file;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod stun_probe;
+#[cfg(not(target_arch = "wasm32"))]
+mod tls_client;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod transport;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod watch;

@@ -275,7 +275,7 @@ pub async fn room_peers(room_url: &str) -> Option<RoomStatus> {
     let server = super::server_url::ServerUrl::parse(room_url).ok()?;
     let room = room_url.rsplit('/').next()?;
     let path = format!("/room/{room}");
-    let (status, body) = super::server_url::http_get(&server, &path, 4096, Duration::from_secs(2))
+    let (status, body) = super::http_client::http_get(&server, &path, 4096, Duration::from_secs(2))
         .await
         .ok()?;
     if status != 200 {
