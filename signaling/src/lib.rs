@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod rate_limit;
 pub mod registry;
 pub mod room_name;
+pub mod web_assets;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -79,6 +80,12 @@ pub struct Config {
     /// Keep the opt-in leaderboard in the mailbox's database (see
     /// [`leaderboard`]); nothing without a mailbox.
     pub leaderboard: bool,
+    /// The browser client, served at `/play/` (see [`web_assets`]).
+    pub web: Option<web_assets::WebAssets>,
+    /// How often the server pings each connection. A browser answers at
+    /// once even from a background tab, whose own timers (and with them
+    /// the client's keep-alives) the browser slows to once a minute.
+    pub ping_every: Duration,
 }
 
 impl Default for Config {
@@ -103,6 +110,8 @@ impl Default for Config {
             tls: None,
             mailbox: None,
             leaderboard: false,
+            web: None,
+            ping_every: Duration::from_secs(20),
         }
     }
 }
@@ -350,6 +359,10 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         .with_state(shared.clone());
     let routes = match &mailbox {
         Some(mailbox) => routes.merge(mailbox.routes()),
+        None => routes,
+    };
+    let routes = match &shared.config.web {
+        Some(web) => routes.merge(web.routes()),
         None => routes,
     };
     let routes = match (&mailbox, &shared.config.mailbox, shared.config.leaderboard) {
@@ -652,7 +665,7 @@ impl SignalingTopology<NoCallbacks, Shared> for TwoPlayerRooms {
                 return;
             }
         }
-        let ending = serve_peer(&state, &room, peer_id, &mut receiver).await;
+        let ending = serve_peer(&state, &room, peer_id, &sender, &mut receiver).await;
         let reason = match &ending {
             Ending::Idle => Some((close_code::POLICY, "idle timeout".to_string())),
             Ending::TooLarge(n) => Some((
@@ -699,17 +712,30 @@ async fn serve_peer(
     state: &Shared,
     room: &str,
     peer_id: matchbox_protocol::PeerId,
+    sender: &matchbox_signaling::common_logic::SignalingChannel,
     receiver: &mut futures::stream::SplitStream<axum::extract::ws::WebSocket>,
 ) -> Ending {
     let mut shutting_down = state.shutting_down.clone();
+    let mut pings = tokio::time::interval_at(
+        tokio::time::Instant::now() + state.config.ping_every,
+        state.config.ping_every,
+    );
+    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut idle_until = tokio::time::Instant::now() + state.config.idle_timeout;
     loop {
         if *shutting_down.borrow_and_update() {
             return Ending::ShuttingDown;
         }
         let next = tokio::select! {
-            next = tokio::time::timeout(state.config.idle_timeout, receiver.next()) => next,
+            next = receiver.next() => Ok(next),
+            () = tokio::time::sleep_until(idle_until) => Err(()),
+            _ = pings.tick() => {
+                let _ = sender.send(Ok(Message::Ping(axum::body::Bytes::new())));
+                continue;
+            }
             _ = shutting_down.changed() => return Ending::ShuttingDown,
         };
+        idle_until = tokio::time::Instant::now() + state.config.idle_timeout;
         let message = match next {
             Err(_) => return Ending::Idle,
             Ok(None) | Ok(Some(Ok(Message::Close(_)))) => return Ending::Left,

@@ -72,6 +72,10 @@ struct Args {
     /// The PEM private key for --tls-cert.
     #[arg(long, value_name = "PEM", requires = "tls_cert")]
     tls_key: Option<std::path::PathBuf>,
+    /// Serve the browser client from this directory (the output of
+    /// `web/build.sh`) at /play/; an invite is then http(s)://HOST/play/#CODE.
+    #[arg(long, value_name = "DIR")]
+    web_dir: Option<std::path::PathBuf>,
     /// The mailbox's database: a SQLite file, `:memory:`, or a
     /// postgres:// URL (several servers may share one PostgreSQL database).
     #[arg(
@@ -160,7 +164,7 @@ fn main() -> ExitCode {
         LogFormat::Text => subscriber.init(),
         LogFormat::Json => subscriber.json().init(),
     }
-    let config = Config {
+    let mut config = Config {
         max_connections: args.max_connections,
         max_per_ip: args.max_per_ip,
         idle_timeout: args.idle_timeout,
@@ -190,6 +194,15 @@ fn main() -> ExitCode {
         leaderboard: !args.no_leaderboard,
         ..Config::default()
     };
+    if let Some(dir) = &args.web_dir {
+        match reversi_signaling::web_assets::WebAssets::load(dir) {
+            Ok(web) => config.web = Some(web),
+            Err(e) => {
+                eprintln!("error: --web-dir: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     if let Err(e) = config.ice.validate() {
         eprintln!("error: {e}");
         return ExitCode::from(2);

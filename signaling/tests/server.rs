@@ -279,6 +279,34 @@ async fn a_silent_client_is_dropped_after_the_idle_timeout_and_keep_alives_keep_
 }
 
 #[tokio::test]
+async fn the_server_pings_and_a_client_that_answers_is_kept_without_keep_alives() {
+    // A background browser tab answers pings (the browser does, with no
+    // script running) but sends its own keep-alives only once a minute.
+    let config = Config {
+        idle_timeout: Duration::from_millis(500),
+        ping_every: Duration::from_millis(100),
+        ..Config::default()
+    };
+    let server = server(config).await;
+    let (mut ws, _) = join(server.addr, "ping-room").await;
+    let mut pings = 0;
+    let until = tokio::time::Instant::now() + Duration::from_millis(1500);
+    // Reading answers each ping with a pong (tungstenite does that itself).
+    while let Ok(Some(message)) = tokio::time::timeout_at(until, ws.next()).await {
+        match message.expect("the connection stays open") {
+            Message::Ping(_) => pings += 1,
+            other => panic!("only pings were expected, got {other:?}"),
+        }
+    }
+    assert!(pings >= 8, "{pings} pings in 1.5 s at one per 100 ms");
+    let h = health(server.addr).await;
+    assert_eq!(
+        h["peers"], 1,
+        "a client answering pings outlives the idle timeout"
+    );
+}
+
+#[tokio::test]
 async fn a_silent_member_of_a_full_room_gives_its_place_to_a_newcomer_but_a_live_one_does_not() {
     let config = Config {
         stale_after: Duration::from_millis(1000),
