@@ -139,6 +139,8 @@ impl Leaderboard {
             .route("/leaderboard", get(get_leaderboard))
             .route("/leaderboard/members", post(post_member))
             .route("/leaderboard/members/{key}", get(get_member))
+            // Its queries share the mailbox's database (see there).
+            .layer(axum::middleware::from_fn(crate::mailbox::to_the_end))
             .with_state(self.clone())
     }
 

@@ -431,3 +431,58 @@ async fn malformed_ids_are_refused() {
     .await;
     assert_eq!(status, 404);
 }
+
+/// Sends a request and hangs up at once, without reading the answer (as a
+/// client does with the slower of two copies of a request).
+async fn hang_up(addr: SocketAddr, path: &str) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // An RST, not a FIN: the server notices at once. (Deprecated because
+    // a nonzero linger blocks on drop; zero does not.)
+    #[allow(deprecated)]
+    stream.set_linger(Some(Duration::ZERO)).unwrap();
+    drop(stream);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_hang_up_mid_request_leave_the_database_whole() {
+    // The in-memory database lives in its one connection: a query cut off
+    // by a vanished client once cost the server that connection and with
+    // it every game (503 for all requests after).
+    let server = server(MailboxConfig {
+        rate: Rate {
+            burst: 100_000,
+            refill: Duration::from_micros(1),
+        },
+        ..MailboxConfig::default()
+    })
+    .await;
+    let mut game = game(1, 2);
+    game.play(sq("f5"), T0 + 1).unwrap();
+    for record in game.records() {
+        assert_eq!(post(server.addr, record).await.0, 201);
+    }
+    let id = hex(&game.records()[0].hash());
+    let addr = server.addr;
+    let quitters: Vec<_> = (0..400)
+        .map(|i| {
+            let path = match i % 3 {
+                0 => format!("/mailbox/games/{id}?from=0"),
+                1 => format!("/mailbox/games/{id}?from=5&wait=1"),
+                _ => format!(
+                    "/mailbox/players/{}",
+                    hex(&identity(1).public_key().to_bytes())
+                ),
+            };
+            tokio::spawn(async move { hang_up(addr, &path).await })
+        })
+        .collect();
+    for quitter in quitters {
+        quitter.await.unwrap();
+    }
+    assert_eq!(held(addr, &game.records()[0]).await, 5);
+    let (status, body) = request(addr, "GET", &format!("/mailbox/games/{id}?from=0"), &[]).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["list"].as_array().map(Vec::len), Some(5));
+}

@@ -138,6 +138,29 @@ fn refuse(status: StatusCode, reason: impl Into<String>) -> Response {
     answer(status, json!({ "error": reason }))
 }
 
+/// Runs a request's handler to its end even when its client goes away.
+/// A query cancelled half-way can make sqlx close the pool's connection:
+/// for `:memory:` (one connection) that lost the whole database, and every
+/// request after it failed with 503 (seen in the soak, once clients began
+/// sending a look twice and closing the slower copy). A request that
+/// waits for a record then waits out its time (at most 25 s, and within
+/// the limit of waiting requests).
+pub(crate) async fn to_the_end(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match tokio::spawn(next.run(request)).await {
+        Ok(response) => response,
+        Err(e) => {
+            warn!("a mailbox request failed: {e}");
+            answer(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                json!({ "error": "the request failed inside the server; try again" }),
+            )
+        }
+    }
+}
+
 fn database_failed(e: StoreError) -> Response {
     warn!("mailbox database failed: {e}");
     answer(
@@ -235,6 +258,7 @@ impl Mailbox {
             .route("/mailbox/games/{game}", get(get_game))
             .route("/mailbox/rooms/{room}", get(get_room))
             .route("/mailbox/players/{key}", get(get_player))
+            .layer(axum::middleware::from_fn(to_the_end))
             .with_state(self.clone())
     }
 
