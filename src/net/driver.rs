@@ -141,6 +141,9 @@ impl ConnectionCutter {
 }
 
 /// Called with the session and the connection's state.
+/// What a third player is told.
+const ROOM_FULL: &str = "the room is full: two players are already in it";
+
 /// A background request for the signaling server's ICE servers and how
 /// long their credentials last.
 type IceFetch = tokio::task::JoinHandle<Result<(IceServers, Duration), String>>;
@@ -171,6 +174,10 @@ pub struct Driver {
     server_ice: Option<(IceServers, Instant)>,
     /// The request for them under way, in the background.
     ice_fetch: Option<IceFetch>,
+    /// Sockets opened to the signaling server so far.
+    sockets_opened: u32,
+    /// Whether the last socket that failed found the room full.
+    refused_full: bool,
     /// Added to the wall clock for timestamps and deadlines (see
     /// [`Driver::set_clock_offset`]).
     clock_offset_ms: i64,
@@ -224,6 +231,8 @@ impl Driver {
             waiting: Default::default(),
             server_ice: None,
             ice_fetch: None,
+            sockets_opened: 0,
+            refused_full: false,
             ice_in_use: IceServers::default(),
             route: None,
             mailbox: super::mailbox_sync::MailboxSync::for_room(&config.room_url),
@@ -344,19 +353,20 @@ impl Driver {
         if let Some(failure) = self.transport.as_mut().and_then(Transport::take_failure) {
             tracing::info!("connection ended: {failure}");
             // A full room will not empty itself for a third player. Only a
-            // guest that holds no record yet can be that third player: for
-            // a game under way (a resume) one of the two is likely our own
-            // socket from before a crash, which the server drops once it
-            // notices; until then, keep trying.
-            if !self.ever_connected
-                && self.session.records().is_empty()
-                && super::transport::room_peers(&self.config.room_url)
+            // guest that holds no record yet can be that third player, and
+            // only its first socket's refusal is final: later, one of the
+            // two may be our own earlier socket (or, for a game under way,
+            // the one from before a crash), which the server gives up for
+            // the newcomer once it has been silent for a few seconds. The
+            // join's time limit ends the wait otherwise, with this answer.
+            if !self.ever_connected && self.session.records().is_empty() {
+                let full = super::transport::room_peers(&self.config.room_url)
                     .await
-                    .is_some_and(|status| status.full)
-            {
-                return Err(DriverError::Disconnected(
-                    "the room is full: two players are already in it".to_string(),
-                ));
+                    .is_some_and(|status| status.full);
+                if full && self.sockets_opened <= 1 {
+                    return Err(DriverError::Disconnected(ROOM_FULL.to_string()));
+                }
+                self.refused_full = full;
             }
             self.lose_connection();
         }
@@ -365,6 +375,9 @@ impl Driver {
                 if self.started.elapsed() > limit {
                     // Our own socket is one of the room's peers: a second
                     // one is the opponent, waiting for a path that never came.
+                    if self.refused_full && self.session.records().is_empty() {
+                        return Err(DriverError::Disconnected(ROOM_FULL.to_string()));
+                    }
                     let opponent_there = self.transport.is_some()
                         && super::transport::room_peers(&self.config.room_url)
                             .await
@@ -402,6 +415,7 @@ impl Driver {
                 self.ice_in_use = ice;
                 tracing::info!(room = %self.config.room_url, ice = self.ice_in_use.urls.len(), "connecting");
                 self.transport = Some(Transport::open(&self.config.room_url, &self.ice_in_use));
+                self.sockets_opened += 1;
                 self.link.opened(Instant::now());
             }
         }
