@@ -9,8 +9,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::platform::{Instant, now_ms};
-
 use futures::FutureExt as _;
 use matchbox_socket::PeerId;
 
@@ -20,6 +18,7 @@ use super::transport::{IceServers, Route, Transport, TransportEvent};
 use crate::engine::{Color, Outcome, Square};
 use crate::match_log::Seat;
 use crate::match_log::log_file::{LogFileError, LogWriter};
+use crate::platform::{Instant, now_ms};
 
 /// How long an ended game waits for the mailbox to take its last records.
 const FLUSH_WAIT: Duration = Duration::from_secs(5);
@@ -140,7 +139,6 @@ impl ConnectionCutter {
     }
 }
 
-/// Called with the session and the connection's state.
 /// What a third player is told.
 const ROOM_FULL: &str = "the room is full: two players are already in it";
 
@@ -148,6 +146,7 @@ const ROOM_FULL: &str = "the room is full: two players are already in it";
 /// long their credentials last.
 type IceFetch = tokio::task::JoinHandle<Result<(IceServers, Duration), String>>;
 
+/// Called with the session and the connection's state.
 type Observer = Box<dyn FnMut(&Session, &LinkStatus, Option<Route>) + Send>;
 
 /// The driver of one side.
