@@ -492,3 +492,56 @@ fn a_spectator_follows_a_game_to_its_end_and_cannot_write_into_it() {
         "{out}"
     );
 }
+
+#[test]
+fn a_spectator_who_comes_before_the_game_reaches_the_mailbox_waits_for_it() {
+    let dir = TempDir::new("correspondence-watch-early");
+    let server = Server::start(":memory:");
+    let port = server.port;
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    let game_id = set_up(&server, &host, &guest, "1h");
+    let code = host.game(&server).unwrap()["watch"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // A fresh server: the watch code names a game its mailbox does not
+    // hold yet, as when a code is shared before the genesis is copied.
+    server.kill();
+    let server = Server::start_on(port, ":memory:");
+    let stderr = dir.path("watch.err");
+    let mut follower = KillOnDrop(
+        reversi()
+            .args(["--data-dir", dir.path("spectator").to_str().unwrap()])
+            .args(["watch", &code, "--every", "100ms"])
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(
+        follower.try_wait().unwrap().is_none(),
+        "the spectator gave up at once: {}",
+        std::fs::read_to_string(&stderr).unwrap()
+    );
+    assert!(
+        std::fs::read_to_string(&stderr)
+            .unwrap()
+            .contains("not in the mailbox yet"),
+        "the spectator says what it waits for"
+    );
+    // The players' visits put the game in; the spectator follows it.
+    let played = play(&server, &host, &guest, 80);
+    assert!(played > 20, "{played} moves");
+    assert!(server.held(&game_id) > 20);
+    let mut out = String::new();
+    use std::io::Read as _;
+    follower
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(follower.wait().unwrap().success(), "{out}");
+    assert!(out.contains("game over:"), "{out}");
+}

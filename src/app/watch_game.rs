@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::match_log::MatchVerifier;
-use crate::net::watch::{WatchCode, WatchError, Watcher};
+use crate::net::watch::{APPEAR_WITHIN, WatchCode, WatchError, Watcher};
 
 /// How often the mailbox is asked.
 const EVERY: Duration = Duration::from_secs(2);
@@ -86,6 +86,7 @@ fn follow(code: WatchCode, shared: &Mutex<WatchSnapshot>, stop: &AtomicBool, wak
         return;
     };
     let mut watcher = Watcher::new(code);
+    let mut missing_for = Duration::ZERO;
     while !stop.load(Ordering::Relaxed) {
         let result = runtime.block_on(watcher.fetch());
         let verifier = watcher.verifier().cloned();
@@ -101,6 +102,13 @@ fn follow(code: WatchCode, shared: &Mutex<WatchSnapshot>, stop: &AtomicBool, wak
             }),
             Err(WatchError::Mailbox(e)) => {
                 set(&|s| s.status = format!("the mailbox is out of reach ({e}); trying again"))
+            }
+            // A game just begun may not have reached the mailbox yet.
+            Err(WatchError::NotFound { .. })
+                if watcher.records().is_empty() && missing_for < APPEAR_WITHIN =>
+            {
+                missing_for += EVERY;
+                set(&|s| s.status = "waiting for the game to reach the mailbox".into());
             }
             Err(e) => {
                 let text = e.to_string();

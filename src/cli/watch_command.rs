@@ -2,7 +2,7 @@
 //! from the server's mailbox and is verified before it is shown; the
 //! spectator signs nothing and sends nothing.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde_json::{Value, json};
@@ -15,7 +15,7 @@ use crate::engine::{Color, format_transcript};
 use crate::match_log::record::{Body, Seat, hex};
 use crate::match_log::verify::Phase;
 use crate::match_log::{MatchVerifier, Record};
-use crate::net::watch::{WatchCode, WatchError, Watcher};
+use crate::net::watch::{APPEAR_WITHIN, WatchCode, WatchError, Watcher};
 
 /// Arguments of `reversi watch`.
 #[derive(Debug, Clone, Args)]
@@ -221,15 +221,24 @@ pub fn run(args: &WatchArgs) -> Result<String, CliError> {
     eprintln!("watching {} (Ctrl-C stops)", watcher.code());
     let mut shown = 0;
     let mut unreachable = false;
+    let mut missing_since: Option<Instant> = None;
     loop {
         match runtime.block_on(watcher.fetch()) {
             Ok(_) => unreachable = false,
-            // The first visit must find the game; later a server that is
-            // away for a while is waited for.
-            Err(e @ (WatchError::NotFound { .. } | WatchError::WrongGenesis { .. }))
-                if shown == 0 =>
-            {
-                return Err(CliError::Network(e.to_string()));
+            // A game just begun may not have reached the mailbox yet: wait
+            // for it a while. Once seen, a server that is away for a while
+            // is waited for below.
+            Err(e @ WatchError::NotFound { .. }) if shown == 0 => {
+                let since = *missing_since.get_or_insert_with(|| {
+                    eprintln!(
+                        "the game is not in the mailbox yet; waiting up to {} s",
+                        APPEAR_WITHIN.as_secs()
+                    );
+                    Instant::now()
+                });
+                if since.elapsed() >= APPEAR_WITHIN {
+                    return Err(CliError::Network(e.to_string()));
+                }
             }
             Err(WatchError::Mailbox(e)) => {
                 if !unreachable {

@@ -10,6 +10,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use data_encoding::HEXLOWER;
 
@@ -17,6 +18,12 @@ use super::mailbox::{Mailbox, MailboxError};
 use super::server_url::{ServerUrl, ServerUrlError};
 use crate::match_log::record::{Digest, hex};
 use crate::match_log::{MatchVerifier, Record, VerifyError};
+
+/// How long a spectator waits for a game that its mailbox does not hold
+/// yet: a player shares the watch code as soon as the game has its genesis,
+/// and copying that record to the mailbox can take a few seconds on a slow
+/// link.
+pub const APPEAR_WITHIN: Duration = Duration::from_secs(30);
 
 /// A checked watch code.
 #[derive(Debug, Clone, PartialEq, Eq)]
