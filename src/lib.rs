@@ -1,10 +1,9 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
-// Native only until the browser build has its own launcher, storage and
-// transport (see `platform`).
-#[cfg(not(target_arch = "wasm32"))]
 pub mod app;
+// Native only: threads, files, a command line (see `platform` for what the
+// browser uses instead).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod background;
 pub mod bot;
@@ -18,6 +17,7 @@ pub mod net;
 pub mod platform;
 pub mod random_player;
 pub mod search;
+pub mod thinking;
 
 pub use reversi_core::{engine, match_log, membership, ratings};
 

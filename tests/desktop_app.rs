@@ -286,6 +286,58 @@ fn the_log_viewer_steps_through_a_selfplay_game() {
     assert!(harness.query_by_label("Black 2 — White 2").is_some());
 }
 
+#[test]
+fn a_damaged_log_dropped_on_the_viewer_shows_the_audit_error() {
+    let dir = TempDir::new("viewer-drop");
+    let log = dir.0.join("game.log");
+    let reversi = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .arg("--data-dir")
+            .arg(&dir.0)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let made = reversi(&["selfplay", "--seed", "5", "--out", log.to_str().unwrap()]);
+    assert!(made.status.success());
+    // One character of record 6's signature changed.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let at = lines[6].find("\",\"view\"").unwrap() - 4;
+    let old = lines[6].as_bytes()[at];
+    lines[6].replace_range(at..at + 1, if old == b'A' { "B" } else { "A" });
+    let damaged = format!("{}\n", lines.join("\n"));
+    let damaged_path = dir.0.join("damaged.log");
+    std::fs::write(&damaged_path, &damaged).unwrap();
+    let audit = reversi(&["audit", damaged_path.to_str().unwrap()]);
+    assert!(!audit.status.success(), "the damaged log fails the audit");
+    let audit_said = String::from_utf8_lossy(&audit.stderr).to_string();
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Open a match log").click();
+    harness.run();
+    // As the browser delivers a dropped file: its name and bytes, no path.
+    harness.input_mut().dropped_files.push(egui::DroppedFile {
+        name: "damaged.log".into(),
+        bytes: Some(damaged.into_bytes().into()),
+        ..Default::default()
+    });
+    harness.run();
+    let shown = harness
+        .query_by_label_contains("Does not verify")
+        .and_then(|node| {
+            use egui_kittest::kittest::NodeT;
+            node.accesskit_node().label().or_else(|| node.value())
+        })
+        .expect("the viewer shows the audit's verdict");
+    let reason = shown.trim_start_matches("Does not verify: ");
+    assert!(reason.starts_with("record 6"), "{shown}");
+    assert!(
+        audit_said.contains(reason),
+        "the viewer says what `reversi audit` says: {shown:?} / {audit_said:?}"
+    );
+}
+
 #[derive(Default)]
 struct MemoryStorage(std::collections::HashMap<String, String>);
 

@@ -1,12 +1,15 @@
-//! A game against the computer on this machine. The bot thinks on its own
-//! thread; the window polls for its answer and never waits.
+//! A game against the computer on this machine. The bot thinks away from
+//! the window (a background thread, or the browser's search worker: see
+//! [`crate::platform::think`]); the window polls for its answer and never
+//! waits.
 
 use std::sync::mpsc;
-use std::time::Instant;
 
-use crate::bot::{Bot, DEFAULT_MOVE_TIME};
+use crate::bot::DEFAULT_MOVE_TIME;
 use crate::engine::{Bitboard, Color, Ending, Outcome, PlayError, Position, Rules, Square};
+use crate::platform::{Instant, Thinking, think};
 use crate::search::Thought;
+use crate::thinking::{Task, ThinkJob};
 
 /// A local game.
 pub struct LocalGame {
@@ -21,17 +24,19 @@ pub struct LocalGame {
     /// The bot's level.
     pub level: u8,
     seed: u64,
-    thinking: Option<mpsc::Receiver<Option<Square>>>,
+    thinking: Option<Thinking>,
     /// Things to tell the player (passes, empty supplies), newest last.
     pub notices: Vec<String>,
     /// The discs the last move turned, and when.
     pub flipped: Option<(Bitboard, Instant)>,
     resigned: Option<Color>,
-    hinting: Option<mpsc::Receiver<Option<Thought>>>,
+    hinting: Option<Thinking>,
     /// The latest hint and the number of moves played when it was asked.
     pub hint: Option<(usize, Thought)>,
     /// The longest the computer thinks per move.
     pub move_time: std::time::Duration,
+    /// Why the computer could not think (it then stops trying).
+    pub failure: Option<String>,
 }
 
 /// Nodes a hint may search (about a quarter of a second).
@@ -54,6 +59,7 @@ impl LocalGame {
             hinting: None,
             hint: None,
             move_time: DEFAULT_MOVE_TIME,
+            failure: None,
         }
     }
 
@@ -133,14 +139,8 @@ impl LocalGame {
         if self.hinting.is_some() || !self.human_to_move() {
             return;
         }
-        let (tx, rx) = mpsc::channel();
-        let position = self.position;
-        // A failed spawn drops `tx`: the hint ends as "none" on the next poll.
-        let _ = crate::background::spawn("reversi-hint", move || {
-            let _ = tx.send(crate::search::hint(&position, HINT_NODES));
-            wake();
-        });
-        self.hinting = Some(rx);
+        let job = ThinkJob::new(&self.rules, &self.moves, Task::Hint { nodes: HINT_NODES });
+        self.hinting = Some(think(job, wake));
     }
 
     /// Whether a hint is being computed.
@@ -166,7 +166,10 @@ impl LocalGame {
             match rx.try_recv() {
                 Ok(answer) => {
                     self.hinting = None;
-                    self.hint = answer.map(|t| (self.moves.len(), t));
+                    self.hint = answer
+                        .ok()
+                        .and_then(|a| a.thought())
+                        .map(|t| (self.moves.len(), t));
                 }
                 Err(mpsc::TryRecvError::Disconnected) => self.hinting = None,
                 Err(mpsc::TryRecvError::Empty) => {}
@@ -174,26 +177,32 @@ impl LocalGame {
         }
         if let Some(rx) = &self.thinking {
             match rx.try_recv() {
-                Ok(Some(square)) => {
+                Ok(Ok(answer)) => {
                     self.thinking = None;
-                    let _ = self.apply(square);
+                    if let Some(thought) = answer.thought() {
+                        let _ = self.apply(thought.best);
+                    }
                 }
-                Ok(None) | Err(mpsc::TryRecvError::Disconnected) => self.thinking = None,
+                Ok(Err(e)) => {
+                    self.thinking = None;
+                    self.failure = Some(e.to_string());
+                }
+                Err(mpsc::TryRecvError::Disconnected) => self.thinking = None,
                 Err(mpsc::TryRecvError::Empty) => {}
             }
             return;
         }
-        if self.position.to_move() == Some(!self.human) {
-            let (tx, rx) = mpsc::channel();
-            let position = self.position;
-            let mut bot = Bot::new(self.level, self.seed.wrapping_add(self.moves.len() as u64));
-            let limit = self.move_time;
-            let _ = crate::background::spawn("reversi-bot", move || {
-                let answer = bot.choose_within(&position, limit);
-                let _ = tx.send(answer.map(|t| t.best));
-                wake();
-            });
-            self.thinking = Some(rx);
+        if self.failure.is_none() && self.position.to_move() == Some(!self.human) {
+            let job = ThinkJob::new(
+                &self.rules,
+                &self.moves,
+                Task::Move {
+                    level: self.level,
+                    seed: self.seed.wrapping_add(self.moves.len() as u64),
+                    limit_ms: self.move_time.as_millis() as u64,
+                },
+            );
+            self.thinking = Some(think(job, wake));
         }
     }
 }

@@ -1,11 +1,8 @@
 //! Opening a match log: the audit verdict (the same checks as `reversi
 //! audit`) and the game step by step.
 
-use std::path::Path;
-
 use crate::engine::{Position, Square};
 use crate::match_log::audit::audit_log_bytes;
-use crate::match_log::log_file::read_bounded;
 
 /// A verified log, ready to step through.
 #[derive(Debug, Clone)]
@@ -18,10 +15,17 @@ pub struct ViewedLog {
     pub moves: Vec<Square>,
 }
 
-/// Reads, audits and prepares a log; the error is the audit's `record N: reason`.
-pub fn open_log(path: &Path) -> Result<ViewedLog, String> {
-    let bytes = read_bounded(path).map_err(|e| e.to_string())?;
-    let (_, verifier) = audit_log_bytes(&bytes).map_err(|e| e.to_string())?;
+/// Reads, audits and prepares a log file; the error is the audit's
+/// `record N: reason`.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn open_log(path: &std::path::Path) -> Result<ViewedLog, String> {
+    let bytes = crate::match_log::log_file::read_bounded(path).map_err(|e| e.to_string())?;
+    view_log(&bytes)
+}
+
+/// Audits and prepares a log's bytes (a dropped file's, in the browser).
+pub fn view_log(bytes: &[u8]) -> Result<ViewedLog, String> {
+    let (_, verifier) = audit_log_bytes(bytes).map_err(|e| e.to_string())?;
     let draw = verifier
         .coin_flip()
         .ok_or("the log ends before the coin flip")?;

@@ -1,0 +1,625 @@
+//! Playing friends: hosting, joining, resuming and watching network
+//! games, *Your games* on Home, and the leaderboard. Native only for now:
+//! the network layer still needs threads, a tokio runtime and files.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::board_view::{BoardMarks, board};
+use super::network_game::{NetSettings, NetStart, NetworkGame};
+use super::{
+    ReversiApp, Screen, counts_line, end_panel, flip_progress, leaderboard_job, resign_buttons,
+    supply_line, turn_text, watch_game, your_games,
+};
+use crate::data_dir::DataDir;
+use crate::engine::{Color, Square, format_transcript};
+use crate::match_log::rules_proposal::RulesProposal;
+use crate::net::room_code::RoomCode;
+use crate::net::transport::IceServers;
+
+impl ReversiApp {
+    /// Home's *Play a friend*: the deadline, the draw by lot, host,
+    /// join, watch.
+    pub(super) fn friend_section(&mut self, ui: &mut egui::Ui) {
+        ui.separator();
+        ui.strong("Play a friend");
+        ui.horizontal(|ui| {
+            ui.label("Per-move deadline:");
+            ui.add(egui::TextEdit::singleline(&mut self.settings.deadline).desired_width(80.0));
+        });
+        ui.checkbox(
+            &mut self.settings.draw_by_lot,
+            "Equal count decided by lot: one of you, drawn by lot, chooses which colour wins it; the other chooses a colour",
+        );
+        if ui.button("Host a game").clicked() {
+            match crate::match_log::verify::parse_deadline(&self.settings.deadline) {
+                Ok(deadline) => match self.host_proposal() {
+                    Ok(proposal) => self.start_host(ui.ctx(), proposal, deadline),
+                    Err(e) => self.message = Some(e),
+                },
+                Err(e) => self.message = Some(e.to_string()),
+            }
+        }
+        if ui.button("Watch a game").clicked() {
+            self.screen = Screen::Watch {
+                code: String::new(),
+                error: None,
+                game: None,
+            };
+        }
+        if ui.button("Join a game").clicked() {
+            self.screen = Screen::Join {
+                code: String::new(),
+                error: None,
+            };
+        }
+    }
+
+    /// Settings' leaderboard membership: joining or leaving asks the
+    /// server, and the box shows what it answered.
+    pub(super) fn leaderboard_setting(&mut self, ui: &mut egui::Ui) {
+        let was = self.settings.leaderboard;
+        ui.checkbox(
+            &mut self.settings.leaderboard,
+            "Count my finished games on this signaling server's leaderboard (with players who joined too)",
+        );
+        if self.settings.leaderboard != was {
+            let membership = if self.settings.leaderboard {
+                crate::membership::Membership::Join
+            } else {
+                crate::membership::Membership::Leave
+            };
+            let identity = DataDir::resolve(self.data_dir.as_deref())
+                .and_then(|d| d.identity())
+                .map_err(|e| e.to_string());
+            match identity {
+                Ok(identity) => self.leaderboard_request(
+                    ui.ctx(),
+                    leaderboard_job::Request::Membership(Box::new(identity), membership),
+                ),
+                Err(e) => self.leaderboard_said = Some(e),
+            }
+            if self.leaderboard_job.is_none() {
+                self.settings.leaderboard = was;
+            } else {
+                self.leaderboard_before = Some(was);
+            }
+        }
+        self.leaderboard_status(ui);
+    }
+
+    /// Hosts a game with explicit rules and deadline (as the Host button does).
+    pub fn start_host(&mut self, ctx: &egui::Context, proposal: RulesProposal, deadline_secs: u32) {
+        self.start_network(ctx, NetStart::Host(proposal, deadline_secs));
+    }
+
+    /// Starts a network game and shows it.
+    pub(super) fn start_network(&mut self, ctx: &egui::Context, start: NetStart) {
+        match self.net_settings() {
+            Ok(settings) => {
+                let ctx = ctx.clone();
+                let game = NetworkGame::start(start, settings, move || ctx.request_repaint());
+                self.screen = Screen::Network(Box::new(game));
+                self.seen = None;
+                self.confirm_resign = false;
+            }
+            Err(e) => self.message = Some(e),
+        }
+    }
+
+    /// The current network game's state, if one is on screen.
+    pub fn network_snapshot(&self) -> Option<super::network_game::NetSnapshot> {
+        match &self.screen {
+            Screen::Network(game) => Some(game.snapshot()),
+            _ => None,
+        }
+    }
+
+    /// Joins with a code (as the Join screen does after checking it).
+    pub fn start_join(&mut self, ctx: &egui::Context, code: RoomCode) {
+        match self.net_settings() {
+            Ok(settings) => {
+                let ctx = ctx.clone();
+                let game = NetworkGame::start(NetStart::Join(code), settings, move || {
+                    ctx.request_repaint()
+                });
+                self.screen = Screen::Network(Box::new(game));
+            }
+            Err(e) => self.message = Some(e),
+        }
+    }
+
+    pub(super) fn net_settings(&self) -> Result<NetSettings, String> {
+        let data_dir = DataDir::resolve(self.data_dir.as_deref()).map_err(|e| e.to_string())?;
+        let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
+        Ok(NetSettings {
+            name: self.settings.name.clone(),
+            server_url: self.settings.server_url.clone(),
+            ice: IceServers {
+                urls: self
+                    .settings
+                    .ice_urls
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+                username: non_empty(&self.settings.turn_user),
+                credential: non_empty(&self.settings.turn_password),
+            },
+            listen: self.listen,
+            data_dir,
+        })
+    }
+
+    /// What the Host button proposes: the rules, under the draw rule
+    /// decided by lot when that is ticked.
+    pub(super) fn host_proposal(&self) -> Result<RulesProposal, String> {
+        let rules = self.rules()?;
+        if self.settings.draw_by_lot {
+            RulesProposal::draw_by_lot(rules).map_err(|e| e.to_string())
+        } else {
+            Ok(RulesProposal::fixed(rules))
+        }
+    }
+
+    /// Starts Home's list of network games once this data directory has
+    /// any (so a first run creates nothing).
+    pub(super) fn start_your_games(&mut self, ctx: &egui::Context) {
+        if self.your_games.is_some() {
+            return;
+        }
+        let Ok(data_dir) = DataDir::resolve(self.data_dir.as_deref()) else {
+            return;
+        };
+        let games_dir = data_dir.path().join("games");
+        if !games_dir.is_dir() {
+            return;
+        }
+        let Ok(identity) = data_dir.identity() else {
+            return;
+        };
+        let server = crate::net::server_url::ServerUrl::parse(self.settings.server_url.trim()).ok();
+        let ctx = ctx.clone();
+        self.your_games = Some(your_games::YourGames::start(
+            games_dir,
+            identity,
+            server,
+            move || ctx.request_repaint(),
+        ));
+    }
+
+    /// *Your games*: opponent, rules, whose turn, time left; *Open* shows
+    /// the position at once and plays on (live, and through the mailbox).
+    pub(super) fn ongoing_games(&mut self, ui: &mut egui::Ui) {
+        self.start_your_games(ui.ctx());
+        let Some(listing) = self.your_games.as_ref().and_then(|g| g.listing()) else {
+            return;
+        };
+        if listing.games.is_empty() {
+            return;
+        }
+        let games = listing.games.clone();
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.strong("Your games");
+            if ui.small_button("Refresh").clicked() {
+                if let Some(list) = &self.your_games {
+                    list.refresh();
+                }
+            }
+        });
+        let mut open = None;
+        egui::Grid::new("your-games").striped(true).show(ui, |ui| {
+            for game in &games {
+                ui.label(game.opponent.as_deref().unwrap_or("(not yet accepted)"));
+                ui.label(game.rules.as_deref().unwrap_or(""))
+                    .on_hover_text(game.log.as_str());
+                let turn = your_games::turn_words(game);
+                if game.my_turn {
+                    ui.strong(turn);
+                } else {
+                    ui.label(turn);
+                }
+                ui.label(your_games::time_left(game));
+                if ui.button("Open").clicked() {
+                    open = Some(PathBuf::from(&game.log));
+                }
+                ui.end_row();
+            }
+        });
+        if let Some(path) = open {
+            match self.net_settings() {
+                Ok(settings) => {
+                    let ctx = ui.ctx().clone();
+                    let game = NetworkGame::start(NetStart::Resume(path), settings, move || {
+                        ctx.request_repaint()
+                    });
+                    self.screen = Screen::Network(Box::new(game));
+                }
+                Err(e) => self.message = Some(e),
+            }
+        }
+    }
+
+    pub(super) fn join(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
+        let settings = self.net_settings();
+        let Screen::Join { code, error } = &mut self.screen else {
+            return None;
+        };
+        ui.heading("Join a game");
+        ui.label("Type or paste the code from the host:");
+        let edit = ui.add(
+            egui::TextEdit::singleline(code)
+                .hint_text("K7QF-M2XA-PZ4R-TB6H-C")
+                .desired_width(320.0),
+        );
+        let submit = ui.button("Join").clicked()
+            || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+        if let Some(e) = error {
+            ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), e.as_str());
+        }
+        if ui.button("Back").clicked() {
+            return Some(Screen::Home);
+        }
+        if submit {
+            match code.parse::<RoomCode>() {
+                Err(e) => *error = Some(e.to_string()),
+                Ok(code) => match settings {
+                    Err(e) => *error = Some(e),
+                    Ok(settings) => {
+                        let ctx = ui.ctx().clone();
+                        let game = NetworkGame::start(NetStart::Join(code), settings, move || {
+                            ctx.request_repaint()
+                        });
+                        return Some(Screen::Network(Box::new(game)));
+                    }
+                },
+            }
+        }
+        None
+    }
+
+    /// The *Watch* screen: a code, then the game as a spectator sees it.
+    pub(super) fn watch(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
+        let Screen::Watch { code, error, game } = &mut self.screen else {
+            return None;
+        };
+        ui.heading("Watch a game");
+        if ui.button("Back").clicked() {
+            return Some(Screen::Home);
+        }
+        let Some(watched) = game else {
+            ui.label("Paste the watch code a player shared (GAME_ID@SERVER):");
+            let edit = ui.add(egui::TextEdit::singleline(code).desired_width(640.0));
+            let submit = ui.button("Watch").clicked()
+                || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+            if let Some(e) = error {
+                ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), e.as_str());
+            }
+            if submit {
+                match code.parse::<crate::net::watch::WatchCode>() {
+                    Ok(parsed) => {
+                        let ctx = ui.ctx().clone();
+                        *game = Some(Box::new(watch_game::WatchGame::start(parsed, move || {
+                            ctx.request_repaint()
+                        })));
+                    }
+                    Err(e) => *error = Some(e.to_string()),
+                }
+            }
+            return None;
+        };
+        ui.label(format!("Watching {}", watched.code()));
+        let snap = watched.snapshot();
+        ui.label(format!("Status: {}", snap.status));
+        if let Some(e) = &snap.error {
+            ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), e);
+        }
+        let Some(v) = &snap.verifier else {
+            return None;
+        };
+        let name = |seat| {
+            v.player(seat)
+                .map_or("(not yet known)".to_string(), |p| p.name.clone())
+        };
+        match v.black_seat() {
+            Some(black) => {
+                ui.label(format!("Black: {}", name(black)));
+                ui.label(format!("White: {}", name(black.other())));
+            }
+            None if v.coin_flip().is_some() => {
+                ui.label("The colours are being chosen (draw rule decided by lot).");
+            }
+            None => {
+                ui.label(format!(
+                    "{} hosts; {} joins; the coin is not flipped yet",
+                    name(crate::match_log::Seat::Host),
+                    name(crate::match_log::Seat::Guest)
+                ));
+            }
+        }
+        if let Some(position) = v.current_position() {
+            counts_line(ui, position);
+            if let Some(seat) = v.seat_to_write().filter(|_| v.end().is_none()) {
+                let at = v
+                    .last_timestamp()
+                    .saturating_add(u64::from(v.deadline_secs()) * 1000);
+                let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
+                ui.label(format!(
+                    "{}'s clock: {} left",
+                    name(seat),
+                    humantime::format_duration(Duration::from_secs(left))
+                ));
+                ui.ctx().request_repaint_after(Duration::from_secs(1));
+            }
+        }
+        if let Some(end) = v.end() {
+            let winner = end.outcome.winner.and_then(|c| v.seat_of(c)).map(name);
+            ui.strong(match winner {
+                Some(w) => format!("Game over: {w} wins ({})", end.outcome.ending.describe()),
+                None => format!("Game over: a draw ({})", end.outcome.ending.describe()),
+            });
+        }
+        let moves: Vec<Square> = v.moves().iter().map(|m| m.square).collect();
+        if !moves.is_empty() {
+            ui.monospace(format_transcript(&moves));
+        }
+        if let Some(position) = v.current_position() {
+            let marks = BoardMarks {
+                legal: Default::default(),
+                last: moves.last().copied(),
+                flipping: None,
+            };
+            // A spectator's clicks do nothing.
+            let _ = board(ui, position, marks);
+        }
+        None
+    }
+
+    /// Sends a request to the leaderboard of the server in Settings.
+    pub(super) fn leaderboard_request(
+        &mut self,
+        ctx: &egui::Context,
+        request: leaderboard_job::Request,
+    ) {
+        let server = match crate::net::server_url::ServerUrl::parse(&self.settings.server_url) {
+            Ok(server) => server,
+            Err(e) => {
+                self.leaderboard_said = Some(format!(
+                    "The leaderboard lives on a signaling server: set one above ({e})."
+                ));
+                return;
+            }
+        };
+        let ctx = ctx.clone();
+        self.leaderboard_said = Some("Asking the leaderboard…".into());
+        self.leaderboard_job = Some(leaderboard_job::LeaderboardJob::start(
+            server,
+            request,
+            move || ctx.request_repaint(),
+        ));
+    }
+
+    /// The leaderboard's last answer, shown.
+    pub(super) fn leaderboard_status(&mut self, ui: &mut egui::Ui) {
+        if let Some(said) = &self.leaderboard_said {
+            ui.label(said);
+        }
+    }
+
+    /// Takes the leaderboard's answer, once it is in.
+    pub(super) fn poll_leaderboard(&mut self) {
+        if let Some(answer) = self.leaderboard_job.as_ref().and_then(|j| j.poll()) {
+            self.leaderboard_job = None;
+            let before = self.leaderboard_before.take();
+            self.leaderboard_said = Some(match answer {
+                Ok(line) => line,
+                Err(e) => {
+                    // A membership the server did not take is not shown as changed.
+                    if let Some(before) = before {
+                        self.settings.leaderboard = before;
+                    }
+                    format!("The leaderboard: {e}")
+                }
+            });
+        }
+    }
+
+    pub(super) fn network(&mut self, ctx: &egui::Context) -> Option<Screen> {
+        let typed = self.typed_square(ctx);
+        let Screen::Network(game) = &mut self.screen else {
+            return None;
+        };
+        let snap = game.snapshot();
+        let mut next = None;
+        let mut submit = None;
+        let mut rematch = None;
+        egui::SidePanel::right("status").min_width(240.0).show(ctx, |ui| {
+            ui.heading("Online game");
+            if let Some(code) = &snap.code {
+                ui.label("Room code — read it to your friend:");
+                ui.add(egui::Label::new(egui::RichText::new(code).size(22.0).monospace()).selectable(true));
+                if ui.button("Copy code").clicked() {
+                    ui.ctx().copy_text(code.clone());
+                }
+                if ui.button("Copy invite").clicked() {
+                    ui.ctx().copy_text(format!("Play Reversi with me: open Reversi, choose Join a game and enter {code}"));
+                }
+            }
+            ui.label(format!("Status: {}", snap.status));
+            if let Some(watch) = &snap.watch_code {
+                if ui.button("Copy watch code").on_hover_text(watch.as_str()).clicked() {
+                    ui.ctx().copy_text(watch.clone());
+                }
+            }
+            if let Some((name, fingerprint)) = &snap.opponent {
+                ui.label(format!("Opponent: {name} ({fingerprint})"));
+                ui.label(match (snap.connected(), snap.route) {
+                    (true, Some(route)) => format!("connected ({route})"),
+                    (true, None) => "connected".to_string(),
+                    (false, _) => "opponent offline".to_string(),
+                });
+            }
+            if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) = snap.link {
+                ui.label(link.describe(std::time::Instant::now()));
+                ui.ctx().request_repaint_after(Duration::from_millis(500));
+            }
+            if let Some(position) = &snap.position {
+                counts_line(ui, position);
+                ui.label(turn_text(position, snap.my_color, snap.outcome.as_ref()));
+                supply_line(ui, position);
+            }
+            if snap.rematch_offered {
+                ui.strong("The opponent proposes a rematch: the same rules, a new coin flip.");
+                ui.horizontal(|ui| {
+                    if ui.button("Accept").clicked() {
+                        game.answer_rematch(true);
+                    }
+                    if ui.button("Decline").clicked() {
+                        game.answer_rematch(false);
+                    }
+                });
+            }
+            if let Some(question) = snap.question {
+                ui.strong(question.prompt());
+                ui.horizontal(|ui| {
+                    for color in Color::ALL {
+                        if ui.button(color.to_string()).clicked() {
+                            game.choose(color);
+                        }
+                    }
+                });
+            } else if snap.opponent_choosing {
+                ui.label("The opponent is choosing under the draw rule decided by lot.");
+            }
+            if let Some((mine, at)) = snap.deadline {
+                let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
+                let whose = if mine { "Your clock" } else { "Opponent's clock" };
+                ui.label(format!("{whose}: {} left", humantime::format_duration(Duration::from_secs(left))));
+                ui.ctx().request_repaint_after(Duration::from_secs(1));
+            }
+            for notice in snap.notices.iter().rev().take(4) {
+                ui.colored_label(egui::Color32::from_rgb(0xe0, 0xb0, 0x40), notice);
+            }
+            if !snap.moves.is_empty() {
+                ui.label("Moves:");
+                ui.monospace(format_transcript(&snap.moves));
+            }
+            if let Some(error) = &snap.error {
+                ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), error);
+            }
+            if let Some(outcome) = &snap.outcome {
+                end_panel(ui, outcome, snap.my_color, &snap.moves);
+                if let Some(log) = &snap.log {
+                    ui.label(format!("Signed log saved: {}", log.display()));
+                    if self.settings.leaderboard
+                        && self.leaderboard_job.is_none()
+                        && ui.button("Submit to the leaderboard").clicked()
+                    {
+                        submit = Some(log.clone());
+                    }
+                    if let Some(said) = &self.leaderboard_said {
+                        ui.label(said);
+                    }
+                    ui.horizontal(|ui| {
+                        if ui.button("Rematch").clicked() {
+                            rematch = Some((log.clone(), true));
+                        }
+                        if ui.button("Wait for a rematch").clicked() {
+                            rematch = Some((log.clone(), false));
+                        }
+                    });
+                    if ui.button("Copy GGF").clicked() {
+                        match ggf_of_log(log) {
+                            Ok(ggf) => ui.ctx().copy_text(ggf),
+                            Err(e) => self.message = Some(e),
+                        }
+                    }
+                }
+            } else if snap.position.is_some() && snap.error.is_none() && resign_buttons(ui, &mut self.confirm_resign) {
+                game.resign();
+            }
+            if ui.button("Home").clicked() {
+                next = Some(Screen::Home);
+            }
+        });
+        egui::CentralPanel::default().show(ctx, |ui| match &snap.position {
+            Some(position) => {
+                // Discs that changed colour since the last position seen turn over.
+                if self.seen.as_ref().is_none_or(|(p, _, _)| p != position) {
+                    let flipped = self.seen.as_ref().map_or(0, |(before, _, _)| {
+                        (before.discs(Color::Black).0 & position.discs(Color::White).0)
+                            | (before.discs(Color::White).0 & position.discs(Color::Black).0)
+                    });
+                    self.seen = Some((
+                        *position,
+                        crate::engine::Bitboard(flipped),
+                        std::time::Instant::now(),
+                    ));
+                }
+                let animations = self.settings.animations;
+                let flipping = self.seen.as_ref().and_then(|(_, flipped, at)| {
+                    flip_progress(Some((*flipped, at.elapsed())), animations, ctx)
+                });
+                let legal = if snap.my_turn {
+                    position.legal_moves()
+                } else {
+                    Default::default()
+                };
+                let marks = BoardMarks {
+                    legal,
+                    last: snap.moves.last().copied(),
+                    flipping,
+                };
+                if let Some(square) =
+                    board(ui, position, marks).or(typed.filter(|s| legal.contains(*s)))
+                {
+                    game.play(square);
+                }
+            }
+            None => {
+                ui.label(
+                    "The board appears once both players are connected and the coin is flipped.",
+                );
+            }
+        });
+        if let Some(log) = submit {
+            self.leaderboard_request(ctx, leaderboard_job::Request::Submit(log));
+        }
+        if let Some((log, propose)) = rematch {
+            self.start_network(ctx, NetStart::Rematch { log, propose });
+        }
+        next
+    }
+
+    /// When a listed game becomes this side's move: the window asks for
+    /// attention (the taskbar flashes) and its title says so.
+    pub(super) fn notice_your_move(&mut self, ctx: &egui::Context) {
+        let Some(list) = &mut self.your_games else {
+            return;
+        };
+        let newly = list.poll();
+        if !newly.is_empty() && self.settings.notify_your_move {
+            ctx.send_viewport_cmd(egui::ViewportCommand::RequestUserAttention(
+                egui::UserAttentionType::Informational,
+            ));
+        }
+        let your_move = list.any_my_turn();
+        if your_move != self.titled_your_move {
+            self.titled_your_move = your_move;
+            let title = if your_move {
+                "Reversi — your move"
+            } else {
+                "Reversi"
+            };
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
+        }
+    }
+}
+
+/// The GGF text of the log file at `path`, which must audit clean.
+fn ggf_of_log(path: &std::path::Path) -> Result<String, String> {
+    let bytes = crate::match_log::log_file::read_bounded(path).map_err(|e| e.to_string())?;
+    let (_, verifier) =
+        crate::match_log::audit::audit_log_bytes(&bytes).map_err(|e| e.to_string())?;
+    Ok(crate::match_log::export::ggf(&verifier))
+}

@@ -1,0 +1,349 @@
+//! A search to run away from the window: the computer's move or a hint, as
+//! a self-contained job. Natively a job runs on a background thread; in the
+//! browser it crosses to a Web Worker as bytes (see
+//! [`crate::platform::think`]), so the job and its answer have a bounded
+//! binary form and the worker checks everything it is given.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bot::Bot;
+use crate::engine::{Position, Rules, Square, replay};
+use crate::match_log::record::WireRules;
+use crate::match_log::rules_proposal::{RulesProposal, WireRulesError};
+use crate::search::{Score, Thought};
+
+/// The most bytes a job or an answer may take (a job is the rules and at
+/// most a few hundred moves).
+pub const MAX_JOB_BYTES: usize = 1024;
+
+/// What to think about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Task {
+    /// The computer's move at a level.
+    Move {
+        /// 1–10.
+        level: u8,
+        /// The bot's seed (its choice among equal moves).
+        seed: u64,
+        /// The longest it may think, in milliseconds (natively; the browser
+        /// bounds a search by the level's node budget).
+        limit_ms: u64,
+    },
+    /// The best move for the person, within a node budget.
+    Hint {
+        /// Nodes the search may visit.
+        nodes: u64,
+    },
+}
+
+/// A job: the position as rules plus the moves from their start, and the
+/// task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThinkJob {
+    rules: WireRules,
+    moves: Vec<u8>,
+    task: Task,
+}
+
+/// The answer to a job (a [`Thought`] in a form that crosses to the page).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThinkAnswer {
+    /// The move, or `None` when there is none (the game is over).
+    pub best: Option<u8>,
+    /// Whether `score` is exact (discs) or an estimate (hundredths).
+    pub exact: bool,
+    /// The score for the side to move.
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Why a job cannot be run or read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ThinkError {
+    /// The bytes are not a job or an answer.
+    #[error("not a search job or answer ({len} bytes): {reason}")]
+    Decode {
+        /// How many bytes came.
+        len: usize,
+        /// What postcard said.
+        reason: String,
+    },
+    /// The rules do not check.
+    #[error("the job's rules: {0}")]
+    Rules(#[from] WireRulesError),
+    /// A move of the job is not legal from the rules' start.
+    #[error("the job's move {index} is not legal")]
+    Move {
+        /// Which move (from 0).
+        index: usize,
+    },
+    /// The level is not 1–10.
+    #[error("the computer's level is 1–10, found {found}")]
+    Level {
+        /// What came.
+        found: u8,
+    },
+    /// The worker refused the job.
+    #[error("the search worker: {said}")]
+    Worker {
+        /// What it said.
+        said: String,
+    },
+    /// The worker that runs searches could not be started or failed.
+    #[error("the search could not run: {reason}")]
+    Unavailable {
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+impl ThinkJob {
+    /// A job for the position reached by `moves` under `rules`.
+    pub fn new(rules: &Rules, moves: &[Square], task: Task) -> ThinkJob {
+        ThinkJob {
+            rules: RulesProposal::fixed(*rules).to_wire(),
+            moves: moves.iter().map(|s| s.index()).collect(),
+            task,
+        }
+    }
+
+    /// The job as bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        postcard::to_allocvec(self).expect("a job always encodes")
+    }
+
+    /// Reads a job (bounded; the content is checked by [`run`](Self::run)).
+    pub fn from_bytes(bytes: &[u8]) -> Result<ThinkJob, ThinkError> {
+        decode(bytes)
+    }
+
+    /// The position the job names, checked move by move.
+    pub fn position(&self) -> Result<Position, ThinkError> {
+        let rules = RulesProposal::from_wire(&self.rules)?.rules;
+        let mut squares = Vec::with_capacity(self.moves.len());
+        for (index, &m) in self.moves.iter().enumerate() {
+            squares.push(Square::new(m).ok_or(ThinkError::Move { index })?);
+        }
+        replay(&rules.start_position(), &squares).map_err(|e| ThinkError::Move {
+            index: e.number - 1,
+        })
+    }
+
+    /// Runs the search here and now (on whatever thread calls it).
+    pub fn run(&self) -> Result<ThinkAnswer, ThinkError> {
+        let position = self.position()?;
+        let thought = match self.task {
+            Task::Move {
+                level,
+                seed,
+                limit_ms,
+            } => {
+                if !(1..=10).contains(&level) {
+                    return Err(ThinkError::Level { found: level });
+                }
+                let mut bot = Bot::new(level, seed);
+                think_within(&mut bot, &position, limit_ms)
+            }
+            Task::Hint { nodes } => crate::search::hint(&position, nodes),
+        };
+        Ok(ThinkAnswer::from(thought))
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn think_within(bot: &mut Bot, position: &Position, limit_ms: u64) -> Option<Thought> {
+    bot.choose_within(position, std::time::Duration::from_millis(limit_ms))
+}
+
+// A worker cannot be interrupted from outside: the level's node budget
+// bounds the search.
+#[cfg(target_arch = "wasm32")]
+fn think_within(bot: &mut Bot, position: &Position, _limit_ms: u64) -> Option<Thought> {
+    bot.think(position, None)
+}
+
+impl ThinkAnswer {
+    /// The answer as bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        postcard::to_allocvec(self).expect("an answer always encodes")
+    }
+
+    /// Reads an answer (bounded, and its move checked to be a square).
+    pub fn from_bytes(bytes: &[u8]) -> Result<ThinkAnswer, ThinkError> {
+        let answer: ThinkAnswer = decode(bytes)?;
+        match answer.best {
+            Some(m) if Square::new(m).is_none() => Err(ThinkError::Decode {
+                len: bytes.len(),
+                reason: format!("square {m}"),
+            }),
+            _ => Ok(answer),
+        }
+    }
+
+    /// The search's result, if it found a move.
+    pub fn thought(&self) -> Option<Thought> {
+        Some(Thought {
+            best: Square::new(self.best?)?,
+            score: if self.exact {
+                Score::Exact(self.score)
+            } else {
+                Score::Estimate(self.score)
+            },
+            depth: self.depth,
+            nodes: self.nodes,
+        })
+    }
+}
+
+impl From<Option<Thought>> for ThinkAnswer {
+    fn from(thought: Option<Thought>) -> ThinkAnswer {
+        let (exact, score) = match thought.map(|t| t.score) {
+            Some(Score::Exact(s)) => (true, s),
+            Some(Score::Estimate(s)) => (false, s),
+            None => (true, 0),
+        };
+        ThinkAnswer {
+            best: thought.map(|t| t.best.index()),
+            exact,
+            score,
+            depth: thought.map_or(0, |t| t.depth),
+            nodes: thought.map_or(0, |t| t.nodes),
+        }
+    }
+}
+
+/// The worker's side: runs the job in `bytes` and returns the reply's
+/// bytes (the answer, or why the job could not run).
+pub fn serve(bytes: &[u8]) -> Vec<u8> {
+    let reply: Result<ThinkAnswer, String> = ThinkJob::from_bytes(bytes)
+        .and_then(|job| job.run())
+        .map_err(|e| e.to_string());
+    postcard::to_allocvec(&reply).expect("a reply always encodes")
+}
+
+/// The page's side: reads a reply of [`serve`].
+pub fn read_reply(bytes: &[u8]) -> Result<ThinkAnswer, ThinkError> {
+    let reply: Result<ThinkAnswer, String> = decode(bytes)?;
+    let answer = reply.map_err(|said| ThinkError::Worker { said })?;
+    // Checked as any answer is.
+    ThinkAnswer::from_bytes(&answer.to_bytes())
+}
+
+fn decode<T: for<'a> Deserialize<'a>>(bytes: &[u8]) -> Result<T, ThinkError> {
+    let error = |reason: String| ThinkError::Decode {
+        len: bytes.len(),
+        reason,
+    };
+    if bytes.len() > MAX_JOB_BYTES {
+        return Err(error(format!("more than {MAX_JOB_BYTES} bytes")));
+    }
+    match postcard::take_from_bytes::<T>(bytes) {
+        Ok((value, [])) => Ok(value),
+        Ok((_, rest)) => Err(error(format!("{} bytes after the end", rest.len()))),
+        Err(e) => Err(error(e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Preset, parse_transcript};
+
+    fn rules() -> Rules {
+        Rules::preset(Preset::Othello)
+    }
+
+    #[test]
+    fn a_job_crosses_as_bytes_and_runs_to_the_same_move_as_the_bot() {
+        let moves = parse_transcript("f5d6c3d3c4").unwrap();
+        let job = ThinkJob::new(
+            &rules(),
+            &moves,
+            Task::Move {
+                level: 3,
+                seed: 7,
+                limit_ms: 60_000,
+            },
+        );
+        let back = ThinkJob::from_bytes(&job.to_bytes()).unwrap();
+        assert_eq!(back, job);
+        let answer = ThinkAnswer::from_bytes(&back.run().unwrap().to_bytes()).unwrap();
+        let position = replay(&rules().start_position(), &moves).unwrap();
+        let direct = Bot::new(3, 7).think(&position, None).unwrap();
+        assert_eq!(answer.thought(), Some(direct));
+    }
+
+    #[test]
+    fn a_hint_and_a_finished_game_answer() {
+        let job = ThinkJob::new(&rules(), &[], Task::Hint { nodes: 10_000 });
+        let thought = job.run().unwrap().thought().unwrap();
+        assert!(
+            rules()
+                .start_position()
+                .legal_moves()
+                .contains(thought.best)
+        );
+        // A finished game has no answer, and says so.
+        let mut position = rules().start_position();
+        let mut moves = Vec::new();
+        let mut bot = Bot::new(1, 3);
+        while let Some(square) = bot.choose(&position) {
+            position = position.play(square).unwrap();
+            moves.push(square);
+        }
+        assert!(position.outcome().is_some());
+        let answer = ThinkJob::new(&rules(), &moves, Task::Hint { nodes: 10 })
+            .run()
+            .unwrap();
+        assert_eq!(answer.best, None);
+        assert_eq!(answer.thought(), None);
+    }
+
+    #[test]
+    fn bad_jobs_are_named_and_never_run() {
+        let illegal = ThinkJob::new(
+            &rules(),
+            &[Square::new(0).unwrap()],
+            Task::Hint { nodes: 10 },
+        );
+        assert_eq!(illegal.run(), Err(ThinkError::Move { index: 0 }));
+        let level = ThinkJob::new(
+            &rules(),
+            &[],
+            Task::Move {
+                level: 11,
+                seed: 0,
+                limit_ms: 1,
+            },
+        );
+        assert_eq!(level.run(), Err(ThinkError::Level { found: 11 }));
+        let bytes = ThinkJob::new(&rules(), &[], Task::Hint { nodes: 1 }).to_bytes();
+        for cut in 0..bytes.len() {
+            assert!(ThinkJob::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(matches!(
+            ThinkJob::from_bytes(&long),
+            Err(ThinkError::Decode { .. })
+        ));
+        assert!(ThinkJob::from_bytes(&vec![1; MAX_JOB_BYTES + 1]).is_err());
+        // The worker's replies, good and bad.
+        let good = ThinkJob::new(&rules(), &[], Task::Hint { nodes: 1000 });
+        assert_eq!(read_reply(&serve(&good.to_bytes())), good.run());
+        assert!(matches!(
+            read_reply(&serve(&illegal.to_bytes())),
+            Err(ThinkError::Worker { said }) if said.contains("move 0")
+        ));
+        assert!(matches!(
+            read_reply(&[0xff; 3]),
+            Err(ThinkError::Decode { .. })
+        ));
+        let mut off_board = ThinkAnswer::from(None);
+        off_board.best = Some(64);
+        assert!(ThinkAnswer::from_bytes(&off_board.to_bytes()).is_err());
+    }
+}
