@@ -314,9 +314,8 @@ fn a_damaged_log_dropped_on_the_viewer_shows_the_audit_error() {
     let audit_said = String::from_utf8_lossy(&audit.stderr).to_string();
     let mut harness = app(&dir, light());
     harness.run();
-    harness.get_by_label("Open a match log").click();
-    harness.run();
-    // As the browser delivers a dropped file: its name and bytes, no path.
+    // Dropped on Home, as the browser delivers a file: its name and bytes,
+    // no path. The viewer opens with it.
     harness.input_mut().dropped_files.push(egui::DroppedFile {
         name: "damaged.log".into(),
         bytes: Some(damaged.into_bytes().into()),
@@ -336,6 +335,37 @@ fn a_damaged_log_dropped_on_the_viewer_shows_the_audit_error() {
         audit_said.contains(reason),
         "the viewer says what `reversi audit` says: {shown:?} / {audit_said:?}"
     );
+}
+
+#[test]
+fn a_link_starts_a_game_against_the_computer_and_a_bad_link_says_why() {
+    let dir = TempDir::new("link");
+    let mut harness = app(&dir, light());
+    harness.run();
+    let refused = harness.state_mut().open_link("#computer&level=11");
+    assert!(refused.unwrap_err().contains("1–10"));
+    harness.run();
+    assert!(
+        harness.query_by_label_contains("1–10").is_some(),
+        "Home shows why"
+    );
+    assert_eq!(harness.state().status().screen, "home");
+    harness
+        .state_mut()
+        .open_link("#computer&level=2&color=white")
+        .unwrap();
+    wait_for(&mut harness, "the computer's first move", |h| {
+        h.state().status().my_turn
+    });
+    let status = harness.state().status();
+    assert_eq!(status.screen, "local");
+    assert_eq!(
+        status.moves.len(),
+        2,
+        "the computer (Black) moved: {status:?}"
+    );
+    assert!(!status.legal.is_empty());
+    assert!(harness.query_by_label_contains("level 2").is_some());
 }
 
 #[derive(Default)]

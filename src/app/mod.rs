@@ -455,16 +455,7 @@ impl ReversiApp {
             ui.selectable_value(&mut self.settings.color, ColorChoice::Random, "Random");
         });
         if ui.button("Play the computer").clicked() {
-            let human = match self.settings.color {
-                ColorChoice::Black => Color::Black,
-                ColorChoice::White => Color::White,
-                ColorChoice::Random if self.seed % 2 == 0 => Color::Black,
-                ColorChoice::Random => Color::White,
-            };
-            match self.rules() {
-                Ok(rules) => self.start_local(rules, human),
-                Err(e) => self.message = Some(e),
-            }
+            self.play_the_computer();
         }
         if let Some(saved) = self.settings.saved_game.clone() {
             if ui.button("Resume the game against the computer").clicked() {
@@ -540,21 +531,6 @@ impl ReversiApp {
             }
         });
         ui.label("Or drop a log file on this window.");
-        // A dropped file: its bytes in the browser, its path on the desktop.
-        let dropped = ui.ctx().input(|i| i.raw.dropped_files.first().cloned());
-        if let Some(file) = dropped {
-            *step = 0;
-            if let Some(bytes) = &file.bytes {
-                *path = file.name.clone();
-                *log = Some(log_viewer::view_log(bytes));
-            } else if let Some(dropped_path) = &file.path {
-                *path = dropped_path.display().to_string();
-                #[cfg(not(target_arch = "wasm32"))]
-                {
-                    *log = Some(log_viewer::open_log(dropped_path));
-                }
-            }
-        }
         let mut back = ui.button("Back").clicked();
         match log {
             None => {}
@@ -722,6 +698,25 @@ impl ReversiApp {
     }
 }
 
+/// The viewer showing a dropped log: its bytes in the browser, the file
+/// its path names on the desktop.
+fn dropped_log(file: &egui::DroppedFile) -> Screen {
+    let (path, log) = match (&file.bytes, &file.path) {
+        (Some(bytes), _) => (file.name.clone(), log_viewer::view_log(bytes)),
+        #[cfg(not(target_arch = "wasm32"))]
+        (None, Some(path)) => (path.display().to_string(), log_viewer::open_log(path)),
+        _ => (
+            file.name.clone(),
+            Err("the dropped file could not be read".to_string()),
+        ),
+    };
+    Screen::Viewer {
+        path,
+        log: Some(log),
+        step: 0,
+    }
+}
+
 fn counts_line(ui: &mut egui::Ui, position: &Position) {
     let counts = position.counts();
     ui.label(format!("Black {} — White {}", counts.black, counts.white));
@@ -791,6 +786,134 @@ fn flip_progress(
     Some((discs, elapsed.as_secs_f32() / FLIP_TIME.as_secs_f32()))
 }
 
+/// Where the app stands, in a form a test or an assistive tool can read
+/// without looking at pixels (the browser mirrors it into the page).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct AppStatus {
+    /// `home`, `local`, `network`, `join`, `viewer`, `settings` or `watch`.
+    pub screen: &'static str,
+    /// Whether a move of the person's is awaited.
+    pub my_turn: bool,
+    /// The squares the person may play now.
+    pub legal: Vec<String>,
+    /// The moves so far, as a transcript.
+    pub moves: String,
+    /// Whether the computer is thinking.
+    pub thinking: bool,
+    /// The result in words, once the game is over.
+    pub outcome: Option<String>,
+    /// What went wrong, if something did.
+    pub error: Option<String>,
+    /// The log viewer's verdict, when a log is open.
+    pub viewed: Option<String>,
+}
+
+impl ReversiApp {
+    /// Follows a link's fragment (the text after `#`): `computer` starts a
+    /// game against the computer with the rules on Home, and takes
+    /// `&level=1..10` and `&color=black|white|random`. An empty fragment
+    /// does nothing; anything else is refused with the reason, which Home
+    /// shows too.
+    pub fn open_link(&mut self, fragment: &str) -> Result<(), String> {
+        let followed = self.follow_link(fragment);
+        if let Err(e) = &followed {
+            self.message = Some(e.clone());
+        }
+        followed
+    }
+
+    fn follow_link(&mut self, fragment: &str) -> Result<(), String> {
+        let fragment = fragment.trim_start_matches('#');
+        if fragment.is_empty() {
+            return Ok(());
+        }
+        let mut parts = fragment.split('&');
+        match parts.next() {
+            Some("computer") => {}
+            _ => return Err(format!("the link names no game: #{fragment}")),
+        }
+        for part in parts {
+            match part.split_once('=') {
+                Some(("level", n)) => match n.parse::<u8>() {
+                    Ok(level @ 1..=10) => self.settings.level = level,
+                    _ => return Err(format!("the computer's level is 1–10, not {n}")),
+                },
+                Some(("color", c)) => {
+                    self.settings.color = match c {
+                        "black" => ColorChoice::Black,
+                        "white" => ColorChoice::White,
+                        "random" => ColorChoice::Random,
+                        _ => return Err(format!("a colour is black, white or random, not {c}")),
+                    }
+                }
+                _ => return Err(format!("the link has an unknown part: {part}")),
+            }
+        }
+        self.play_the_computer();
+        Ok(())
+    }
+
+    /// Starts a game against the computer as Home's button does.
+    fn play_the_computer(&mut self) {
+        let human = match self.settings.color {
+            ColorChoice::Black => Color::Black,
+            ColorChoice::White => Color::White,
+            ColorChoice::Random if self.seed % 2 == 0 => Color::Black,
+            ColorChoice::Random => Color::White,
+        };
+        match self.rules() {
+            Ok(rules) => self.start_local(rules, human),
+            Err(e) => self.message = Some(e),
+        }
+    }
+
+    /// Where the app stands now.
+    pub fn status(&self) -> AppStatus {
+        let mut status = AppStatus {
+            screen: "home",
+            error: self.message.clone(),
+            ..AppStatus::default()
+        };
+        match &self.screen {
+            Screen::Home => {}
+            Screen::Local(game) => {
+                let outcome = game.outcome();
+                status.screen = "local";
+                status.my_turn = outcome.is_none() && game.human_to_move();
+                if status.my_turn {
+                    status.legal = game
+                        .position
+                        .legal_moves()
+                        .squares()
+                        .map(|s| s.to_string())
+                        .collect();
+                }
+                status.moves = format_transcript(&game.moves);
+                status.thinking = game.bot_thinking();
+                status.outcome = outcome.map(|o| o.to_string());
+                if let Some(failure) = &game.failure {
+                    status.error = Some(failure.clone());
+                }
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            Screen::Network(_) => status.screen = "network",
+            #[cfg(not(target_arch = "wasm32"))]
+            Screen::Join { .. } => status.screen = "join",
+            #[cfg(not(target_arch = "wasm32"))]
+            Screen::Watch { .. } => status.screen = "watch",
+            Screen::Viewer { log, .. } => {
+                status.screen = "viewer";
+                status.viewed = log.as_ref().map(|log| match log {
+                    Ok(viewed) => viewed.summary.join("\n"),
+                    Err(e) => format!("Does not verify: {e}"),
+                });
+            }
+            Screen::Settings => status.screen = "settings",
+        }
+        status
+    }
+}
+
 /// Opens the desktop client's window and runs it until it is closed.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run_window() -> Result<(), eframe::Error> {
@@ -819,6 +942,19 @@ impl eframe::App for ReversiApp {
         self.notice_your_move(ctx);
         #[cfg(not(target_arch = "wasm32"))]
         self.poll_leaderboard();
+        // A log file dropped anywhere but on a game opens in the viewer.
+        let playing = match &self.screen {
+            Screen::Local(_) => true,
+            #[cfg(not(target_arch = "wasm32"))]
+            Screen::Network(_) => true,
+            _ => false,
+        };
+        if !playing {
+            if let Some(file) = ctx.input(|i| i.raw.dropped_files.first().cloned()) {
+                self.screen = dropped_log(&file);
+                self.message = None;
+            }
+        }
         let next = match &self.screen {
             Screen::Local(_) => self.local(ctx),
             #[cfg(not(target_arch = "wasm32"))]
