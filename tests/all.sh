@@ -2,7 +2,7 @@
 # Every test: the fast ones, the slow real-WebRTC games (marked #[ignore]
 # so that `cargo test --workspace --release` runs the fast ones alone), the
 # NAT traversal games on simulated networks, the mailbox on PostgreSQL,
-# and a short chaos soak.
+# the browser client in a real Chromium, and a short chaos soak.
 # Installs what a fresh Debian machine lacks. The simulated networks need
 # root (network namespaces); where they cannot be made those tests say why
 # and are skipped.
@@ -44,6 +44,9 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 fi
 
 cargo test --workspace --release -- --include-ignored
+
+# The browser client in a real Chromium (installs it and playwright-core).
+tests/browser.sh
 
 if [ "$namespaces" = yes ]; then
   cargo build --release --workspace --bins --examples

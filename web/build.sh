@@ -18,10 +18,12 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $want"; then
     || cargo install wasm-bindgen-cli --version "$want"
 fi
 
+# Beside the native build, so the two never rebuild each other.
+wasm_target="${CARGO_TARGET_DIR:-target}/wasm"
 cargo build -p reversi-web --bin reversi-web --target wasm32-unknown-unknown \
-  --profile web --target-dir target/wasm
+  --profile web --target-dir "$wasm_target"
 rm -rf web/dist
-wasm-bindgen target/wasm/wasm32-unknown-unknown/web/reversi-web.wasm \
+wasm-bindgen "$wasm_target"/wasm32-unknown-unknown/web/reversi-web.wasm \
   --target web --no-typescript --out-name reversi --out-dir web/dist
 cp web/index.html web/worker.js web/dist/
 (cd web/dist && sha256sum -- * > SHA256SUMS)

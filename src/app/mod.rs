@@ -530,6 +530,10 @@ impl ReversiApp {
                 *step = 0;
             }
         });
+        #[cfg(target_arch = "wasm32")]
+        if !path.is_empty() {
+            ui.label(format!("File: {path}"));
+        }
         ui.label("Or drop a log file on this window.");
         let mut back = ui.button("Back").clicked();
         match log {
