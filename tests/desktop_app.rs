@@ -368,6 +368,55 @@ fn a_link_starts_a_game_against_the_computer_and_a_bad_link_says_why() {
     assert!(harness.query_by_label_contains("level 2").is_some());
 }
 
+#[test]
+fn on_a_phone_held_upright_the_board_fills_the_width_and_controls_fit_a_finger() {
+    let dir = TempDir::new("phone");
+    let mut harness = Harness::builder()
+        .with_size([390.0, 844.0])
+        .wgpu()
+        .build_eframe(move |_| {
+            ReversiApp::with_settings(light())
+                .with_data_dir(dir.0.clone(), "127.0.0.1:0".parse().unwrap())
+        });
+    harness.run();
+    // Home's two cards, one above the other, each within the screen.
+    let play = harness.get_by_label("Play the computer").rect();
+    let host = harness.get_by_label("Host a game").rect();
+    assert!(
+        host.top() > play.bottom(),
+        "stacked: {play:?} then {host:?}"
+    );
+    assert!(play.right() <= 390.0 && host.right() <= 390.0);
+    harness.get_by_label("Play the computer").click();
+    wait_for(&mut harness, "the board", |h| {
+        h.query_by_label("d3").is_some()
+    });
+    harness.run();
+    let a1 = harness.get_by_label("a1").rect();
+    let h8 = harness.get_by_label("h8").rect();
+    let board_width = h8.right() - a1.left();
+    assert!(
+        board_width >= 360.0,
+        "the board spans the width: {board_width}"
+    );
+    assert!(
+        a1.width() >= 44.0,
+        "a square fits a fingertip: {}",
+        a1.width()
+    );
+    for label in ["Hint", "Resign", "Home"] {
+        let rect = harness.get_by_label(label).rect();
+        assert!(rect.height() >= 44.0, "{label} is {} high", rect.height());
+        assert!(rect.top() >= h8.bottom(), "{label} is under the board");
+    }
+    harness.snapshot("phone_game");
+    // A tap plays.
+    harness.get_by_label("d3").click();
+    wait_for(&mut harness, "the move", |h| {
+        h.query_by_label("Black 2 — White 2").is_none()
+    });
+}
+
 #[derive(Default)]
 struct MemoryStorage(std::collections::HashMap<String, String>);
 
@@ -547,6 +596,9 @@ fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
 fn custom_rules_and_a_start_position_edited_on_the_board() {
     let dir = TempDir::new("custom");
     let mut harness = app(&dir, light());
+    harness.run();
+    // The rules are one step away from Home.
+    harness.get_by_label_contains("Rules: ").click();
     harness.run();
     harness
         .get_by_label("Custom rules (individual options, own start position)")

@@ -423,60 +423,98 @@ impl ReversiApp {
     }
 
     fn home(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Reversi");
-        ui.label("Reversi in all its historic forms, peer to peer, every move signed.");
-        ui.add_space(8.0);
-        ui.horizontal(|ui| {
-            ui.label("Rules:");
-            egui::ComboBox::from_id_salt("preset")
-                .selected_text(self.settings.preset.clone())
-                .show_ui(ui, |ui| {
-                    for preset in Preset::ALL {
-                        ui.selectable_value(
-                            &mut self.settings.preset,
-                            preset.name().to_string(),
-                            preset.name(),
-                        )
-                        .on_hover_text(preset.summary());
-                    }
-                });
+        ui.vertical_centered(|ui| {
+            ui.add_space(12.0);
+            ui.label(egui::RichText::new("Reversi").size(40.0).strong());
+            ui.label("In all its historic forms, peer to peer, every move signed.");
+            ui.add_space(12.0);
         });
-        if let Ok(preset) = self.settings.preset.parse::<Preset>() {
-            ui.small(preset.summary());
+        // The two things people come for, large; side by side when there
+        // is room, one above the other on a phone.
+        let wide = ui.available_width() >= 2.0 * CARD_WIDTH + 24.0;
+        let cards = |app: &mut ReversiApp, ui: &mut egui::Ui| {
+            card(ui, |ui| app.computer_card(ui));
+            #[cfg(not(target_arch = "wasm32"))]
+            card(ui, |ui| app.friend_section(ui));
+        };
+        if wide {
+            ui.columns(2, |columns| {
+                columns[0].vertical_centered(|ui| card(ui, |ui| self.computer_card(ui)));
+                #[cfg(not(target_arch = "wasm32"))]
+                columns[1].vertical_centered(|ui| card(ui, |ui| self.friend_section(ui)));
+            });
+        } else {
+            ui.vertical_centered(|ui| cards(self, ui));
         }
-        self.custom_rules(ui);
+        ui.add_space(12.0);
         ui.separator();
-        ui.strong("Against the computer");
+        egui::CollapsingHeader::new(format!("Rules: {}", self.rules_name()))
+            .id_salt("rules")
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label("Preset:");
+                    egui::ComboBox::from_id_salt("preset")
+                        .selected_text(self.settings.preset.clone())
+                        .show_ui(ui, |ui| {
+                            for preset in Preset::ALL {
+                                ui.selectable_value(
+                                    &mut self.settings.preset,
+                                    preset.name().to_string(),
+                                    preset.name(),
+                                )
+                                .on_hover_text(preset.summary());
+                            }
+                        });
+                });
+                if let Ok(preset) = self.settings.preset.parse::<Preset>() {
+                    ui.small(preset.summary());
+                }
+                self.custom_rules(ui);
+            });
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Open a match log").clicked() {
+                self.screen = Screen::Viewer {
+                    path: String::new(),
+                    log: None,
+                    step: 0,
+                };
+            }
+            if ui.button("Settings").clicked() {
+                self.screen = Screen::Settings;
+            }
+        });
+        #[cfg(not(target_arch = "wasm32"))]
+        self.ongoing_games(ui);
+    }
+
+    /// The rules a new game gets, in a few words.
+    fn rules_name(&self) -> String {
+        if self.settings.custom {
+            "custom".to_string()
+        } else {
+            self.settings.preset.clone()
+        }
+    }
+
+    /// Home's *Play the computer*: the big button, the level and colour.
+    fn computer_card(&mut self, ui: &mut egui::Ui) {
+        if big_button(ui, "Play the computer").clicked() {
+            self.play_the_computer();
+        }
+        ui.add_space(6.0);
+        ui.add(egui::Slider::new(&mut self.settings.level, 1..=10).text("level"));
+        ui.label(crate::bot::level_spec(self.settings.level).name);
         ui.horizontal(|ui| {
-            ui.add(egui::Slider::new(&mut self.settings.level, 1..=10).text("level"));
-            ui.label(crate::bot::level_spec(self.settings.level).name);
+            ui.label("You play");
             ui.selectable_value(&mut self.settings.color, ColorChoice::Black, "Black");
             ui.selectable_value(&mut self.settings.color, ColorChoice::White, "White");
             ui.selectable_value(&mut self.settings.color, ColorChoice::Random, "Random");
         });
-        if ui.button("Play the computer").clicked() {
-            self.play_the_computer();
-        }
         if let Some(saved) = self.settings.saved_game.clone() {
             if ui.button("Resume the game against the computer").clicked() {
                 self.resume_local(&saved);
             }
         }
-        #[cfg(not(target_arch = "wasm32"))]
-        self.friend_section(ui);
-        ui.separator();
-        if ui.button("Open a match log").clicked() {
-            self.screen = Screen::Viewer {
-                path: String::new(),
-                log: None,
-                step: 0,
-            };
-        }
-        if ui.button("Settings").clicked() {
-            self.screen = Screen::Settings;
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        self.ongoing_games(ui);
     }
 
     fn settings_screen(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
@@ -620,66 +658,67 @@ impl ReversiApp {
         game.poll_bot(move || wake.request_repaint());
         let mut next = None;
         let outcome = game.outcome();
-        egui::SidePanel::right("status")
-            .min_width(220.0)
-            .show(ctx, |ui| {
-                ui.heading("You vs the computer");
-                ui.label(format!(
-                    "You play {} · level {} ({})",
-                    game.human,
-                    game.level,
-                    crate::bot::level_spec(game.level).name
-                ));
-                counts_line(ui, &game.position);
-                ui.label(turn_text(
-                    &game.position,
-                    Some(game.human),
-                    outcome.as_ref(),
-                ));
-                if game.bot_thinking() {
-                    ui.label("The computer is thinking…");
+        let confirm_resign = &mut self.confirm_resign;
+        let seed = self.seed;
+        let status = |ui: &mut egui::Ui| {
+            ui.heading("You vs the computer");
+            ui.label(format!(
+                "You play {} · level {} ({})",
+                game.human,
+                game.level,
+                crate::bot::level_spec(game.level).name
+            ));
+            counts_line(ui, &game.position);
+            ui.label(turn_text(
+                &game.position,
+                Some(game.human),
+                outcome.as_ref(),
+            ));
+            if game.bot_thinking() {
+                ui.label("The computer is thinking…");
+            }
+            if let Some(failure) = &game.failure {
+                ui.colored_label(
+                    egui::Color32::from_rgb(0xe0, 0x60, 0x60),
+                    format!("The computer cannot move: {failure}"),
+                );
+            }
+            if outcome.is_none() && game.human_to_move() {
+                if let Some(hint) = game.current_hint() {
+                    ui.label(format!("Hint: {} {}", hint.best, hint.score));
+                } else if game.hint_pending() {
+                    ui.label("Looking for a hint…");
+                } else if ui.button("Hint").clicked() {
+                    let wake = ctx.clone();
+                    game.request_hint(move || wake.request_repaint());
                 }
-                if let Some(failure) = &game.failure {
-                    ui.colored_label(
-                        egui::Color32::from_rgb(0xe0, 0x60, 0x60),
-                        format!("The computer cannot move: {failure}"),
-                    );
+            }
+            supply_line(ui, &game.position);
+            for notice in game.notices.iter().rev().take(3) {
+                ui.colored_label(egui::Color32::from_rgb(0xe0, 0xb0, 0x40), notice);
+            }
+            ui.separator();
+            ui.label("Moves:");
+            ui.monospace(format_transcript(&game.moves));
+            ui.separator();
+            if let Some(outcome) = &outcome {
+                end_panel(ui, outcome, Some(game.human), &game.moves);
+                if ui.button("Rematch (colours swap)").clicked() {
+                    next = Some(Screen::Local(Box::new(LocalGame::new(
+                        game.rules,
+                        !game.human,
+                        game.level,
+                        seed.wrapping_add(1),
+                    ))));
                 }
-                if outcome.is_none() && game.human_to_move() {
-                    if let Some(hint) = game.current_hint() {
-                        ui.label(format!("Hint: {} {}", hint.best, hint.score));
-                    } else if game.hint_pending() {
-                        ui.label("Looking for a hint…");
-                    } else if ui.button("Hint").clicked() {
-                        let wake = ctx.clone();
-                        game.request_hint(move || wake.request_repaint());
-                    }
-                }
-                supply_line(ui, &game.position);
-                for notice in game.notices.iter().rev().take(3) {
-                    ui.colored_label(egui::Color32::from_rgb(0xe0, 0xb0, 0x40), notice);
-                }
-                ui.separator();
-                ui.label("Moves:");
-                ui.monospace(format_transcript(&game.moves));
-                ui.separator();
-                if let Some(outcome) = &outcome {
-                    end_panel(ui, outcome, Some(game.human), &game.moves);
-                    if ui.button("Rematch (colours swap)").clicked() {
-                        next = Some(Screen::Local(Box::new(LocalGame::new(
-                            game.rules,
-                            !game.human,
-                            game.level,
-                            self.seed.wrapping_add(1),
-                        ))));
-                    }
-                } else if resign_buttons(ui, &mut self.confirm_resign) {
-                    game.resign();
-                }
-                if ui.button("Home").clicked() {
-                    next = Some(Screen::Home);
-                }
-            });
+            } else if resign_buttons(ui, confirm_resign) {
+                game.resign();
+            }
+            if ui.button("Home").clicked() {
+                next = Some(Screen::Home);
+            }
+        };
+        status_panel(ctx, status);
         egui::CentralPanel::default().show(ctx, |ui| {
             let legal = if game.human_to_move() {
                 game.position.legal_moves()
@@ -700,6 +739,78 @@ impl ReversiApp {
         });
         next
     }
+}
+
+/// Below this width (in points) the app lays itself out for a phone held
+/// upright: the board across the whole width, the game's panel under it,
+/// and controls a finger can hit.
+const NARROW: f32 = 600.0;
+
+/// Whether the window (or the phone's screen) is narrow.
+fn narrow(ctx: &egui::Context) -> bool {
+    ctx.screen_rect().width() < NARROW
+}
+
+/// Controls at least 44 points high on a narrow (touch) screen, the usual
+/// size otherwise.
+fn fit_controls_to_screen(ctx: &egui::Context) {
+    let (height, padding) = if narrow(ctx) {
+        (44.0, egui::vec2(14.0, 12.0))
+    } else {
+        let default = egui::style::Spacing::default();
+        (default.interact_size.y, default.button_padding)
+    };
+    if ctx.style().spacing.interact_size.y != height {
+        ctx.style_mut(|style| {
+            style.spacing.interact_size.y = height;
+            style.spacing.button_padding = padding;
+        });
+    }
+}
+
+/// A game's panel of status and actions: beside the board, or under it on
+/// a narrow screen (scrolling, in the height the board leaves).
+fn status_panel(ctx: &egui::Context, contents: impl FnOnce(&mut egui::Ui)) {
+    if narrow(ctx) {
+        // What the board (as wide as the screen) leaves, but never less
+        // than a third of the screen.
+        let screen = ctx.screen_rect();
+        let height = (screen.height() - screen.width() - 24.0).max(screen.height() / 3.0);
+        egui::TopBottomPanel::bottom("status")
+            .exact_height(height)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical()
+                    .auto_shrink(false)
+                    .show(ui, contents);
+            });
+    } else {
+        egui::SidePanel::right("status")
+            .min_width(220.0)
+            .show(ctx, contents);
+    }
+}
+
+/// How wide one of Home's two cards is.
+const CARD_WIDTH: f32 = 300.0;
+
+/// One of Home's cards: a framed group of a fixed width.
+fn card(ui: &mut egui::Ui, contents: impl FnOnce(&mut egui::Ui)) {
+    egui::Frame::group(ui.style())
+        .inner_margin(egui::Margin::same(16))
+        .corner_radius(8.0)
+        .show(ui, |ui| {
+            ui.set_width(CARD_WIDTH);
+            ui.vertical_centered(contents);
+        });
+    ui.add_space(8.0);
+}
+
+/// A button people cannot miss.
+fn big_button(ui: &mut egui::Ui, text: &str) -> egui::Response {
+    ui.add(
+        egui::Button::new(egui::RichText::new(text).size(24.0).strong())
+            .min_size(egui::vec2(CARD_WIDTH, 72.0)),
+    )
 }
 
 /// The viewer showing a dropped log: its bytes in the browser, the file
@@ -942,6 +1053,7 @@ impl eframe::App for ReversiApp {
         } else {
             egui::Theme::Light
         });
+        fit_controls_to_screen(ctx);
         #[cfg(not(target_arch = "wasm32"))]
         self.notice_your_move(ctx);
         #[cfg(not(target_arch = "wasm32"))]

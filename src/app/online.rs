@@ -18,20 +18,17 @@ use crate::net::room_code::RoomCode;
 use crate::net::transport::IceServers;
 
 impl ReversiApp {
-    /// Home's *Play a friend*: the deadline, the draw by lot, host,
-    /// join, watch.
+    /// Home's *Play a friend*: host, join, watch, and the options of a
+    /// hosted game (deadline, draw by lot) one step away.
     pub(super) fn friend_section(&mut self, ui: &mut egui::Ui) {
-        ui.separator();
-        ui.strong("Play a friend");
-        ui.horizontal(|ui| {
-            ui.label("Per-move deadline:");
-            ui.add(egui::TextEdit::singleline(&mut self.settings.deadline).desired_width(80.0));
-        });
-        ui.checkbox(
-            &mut self.settings.draw_by_lot,
-            "Equal count decided by lot: one of you, drawn by lot, chooses which colour wins it; the other chooses a colour",
-        );
-        if ui.button("Host a game").clicked() {
+        ui.label(egui::RichText::new("Play a friend").size(24.0).strong());
+        ui.label("Host and send the code, or join with a friend's code.");
+        ui.add_space(6.0);
+        let wide = egui::vec2(super::CARD_WIDTH, 44.0);
+        if ui
+            .add(egui::Button::new("Host a game").min_size(wide))
+            .clicked()
+        {
             match crate::match_log::verify::parse_deadline(&self.settings.deadline) {
                 Ok(deadline) => match self.host_proposal() {
                     Ok(proposal) => self.start_host(ui.ctx(), proposal, deadline),
@@ -40,6 +37,15 @@ impl ReversiApp {
                 Err(e) => self.message = Some(e.to_string()),
             }
         }
+        if ui
+            .add(egui::Button::new("Join a game").min_size(wide))
+            .clicked()
+        {
+            self.screen = Screen::Join {
+                code: String::new(),
+                error: None,
+            };
+        }
         if ui.button("Watch a game").clicked() {
             self.screen = Screen::Watch {
                 code: String::new(),
@@ -47,12 +53,21 @@ impl ReversiApp {
                 game: None,
             };
         }
-        if ui.button("Join a game").clicked() {
-            self.screen = Screen::Join {
-                code: String::new(),
-                error: None,
-            };
-        }
+        egui::CollapsingHeader::new("Options for hosted games")
+            .id_salt("friend-options")
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label("Per-move deadline:");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.settings.deadline).desired_width(80.0),
+                    );
+                });
+                ui.checkbox(&mut self.settings.draw_by_lot, "Equal count decided by lot")
+                    .on_hover_text(
+                        "One of you, drawn by lot, chooses which colour wins an equal count; \
+                         the other chooses a colour",
+                    );
+            });
     }
 
     /// Settings' leaderboard membership: joining or leaving asks the
@@ -433,21 +448,30 @@ impl ReversiApp {
         let mut next = None;
         let mut submit = None;
         let mut rematch = None;
-        egui::SidePanel::right("status").min_width(240.0).show(ctx, |ui| {
+        super::status_panel(ctx, |ui| {
             ui.heading("Online game");
             if let Some(code) = &snap.code {
                 ui.label("Room code — read it to your friend:");
-                ui.add(egui::Label::new(egui::RichText::new(code).size(22.0).monospace()).selectable(true));
+                ui.add(
+                    egui::Label::new(egui::RichText::new(code).size(22.0).monospace())
+                        .selectable(true),
+                );
                 if ui.button("Copy code").clicked() {
                     ui.ctx().copy_text(code.clone());
                 }
                 if ui.button("Copy invite").clicked() {
-                    ui.ctx().copy_text(format!("Play Reversi with me: open Reversi, choose Join a game and enter {code}"));
+                    ui.ctx().copy_text(format!(
+                        "Play Reversi with me: open Reversi, choose Join a game and enter {code}"
+                    ));
                 }
             }
             ui.label(format!("Status: {}", snap.status));
             if let Some(watch) = &snap.watch_code {
-                if ui.button("Copy watch code").on_hover_text(watch.as_str()).clicked() {
+                if ui
+                    .button("Copy watch code")
+                    .on_hover_text(watch.as_str())
+                    .clicked()
+                {
                     ui.ctx().copy_text(watch.clone());
                 }
             }
@@ -493,8 +517,15 @@ impl ReversiApp {
             }
             if let Some((mine, at)) = snap.deadline {
                 let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
-                let whose = if mine { "Your clock" } else { "Opponent's clock" };
-                ui.label(format!("{whose}: {} left", humantime::format_duration(Duration::from_secs(left))));
+                let whose = if mine {
+                    "Your clock"
+                } else {
+                    "Opponent's clock"
+                };
+                ui.label(format!(
+                    "{whose}: {} left",
+                    humantime::format_duration(Duration::from_secs(left))
+                ));
                 ui.ctx().request_repaint_after(Duration::from_secs(1));
             }
             for notice in snap.notices.iter().rev().take(4) {
@@ -535,7 +566,10 @@ impl ReversiApp {
                         }
                     }
                 }
-            } else if snap.position.is_some() && snap.error.is_none() && resign_buttons(ui, &mut self.confirm_resign) {
+            } else if snap.position.is_some()
+                && snap.error.is_none()
+                && resign_buttons(ui, &mut self.confirm_resign)
+            {
                 game.resign();
             }
             if ui.button("Home").clicked() {
