@@ -700,6 +700,79 @@ fn your_games_lists_a_correspondence_game_and_opens_it() {
 }
 
 #[test]
+fn resuming_a_hosted_game_from_the_window_brings_its_embedded_server_back() {
+    use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
+    use reversi::match_log::{Identity, log_file::write_log};
+    let dir = TempDir::new("window-resume");
+    // A LAN game this data directory hosted, three moves in, whose window
+    // (and with it the embedded server) has gone.
+    let host = reversi::data_dir::DataDir::resolve(Some(&dir.0))
+        .unwrap()
+        .identity()
+        .unwrap();
+    let terms = MatchTerms {
+        proposal: RulesProposal::fixed(Rules::preset(reversi::Preset::Othello)),
+        deadline_secs: 86_400,
+        host_name: "Ann".into(),
+        guest_name: "Ben".into(),
+    };
+    let players = Players {
+        host,
+        guest: Identity::generate().unwrap(),
+        host_nonce: [1; 32],
+        guest_nonce: [2; 32],
+    };
+    let now = reversi::platform::now_ms();
+    let mut game = MatchBuilder::new(&terms, players, now).unwrap();
+    for _ in 0..3 {
+        let position = *game.verifier().current_position().unwrap();
+        let square = position.legal_moves().squares().next().unwrap();
+        game.play(square, now).unwrap();
+    }
+    let games = dir.0.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let log = games.join("LANROOM0001.log");
+    write_log(&log, game.records()).unwrap();
+    let port = support::free_port();
+    let room = format!(
+        "{{\"embedded_server\":\"127.0.0.1:{port}\",\"mailbox\":null,\"room_url\":\"ws://127.0.0.1:{port}/LANROOM0001\"}}\n"
+    );
+    let room_path = games.join("LANROOM0001.log.room");
+    std::fs::write(&room_path, &room).unwrap();
+    let listening = || std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
+    assert!(!listening());
+    let mut harness = app(&dir, light());
+    wait_for(&mut harness, "the game in Your games", |h| {
+        h.query_by_label("Your games").is_some() && h.query_by_label("Ben").is_some()
+    });
+    harness.get_by_label("Open").click();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !listening() {
+        assert!(
+            Instant::now() < deadline,
+            "the resumed game's embedded server is back on port {port}"
+        );
+        harness.step();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&room_path).unwrap(),
+        room,
+        "the room file still names the server"
+    );
+    // Leaving the game stops its connection and its server.
+    drop(harness);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while listening() {
+        assert!(
+            Instant::now() < deadline,
+            "the closed window's server stopped"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
 fn the_leaderboard_setting_signs_a_join_and_a_leave_on_the_server() {
     let dir = TempDir::new("leaderboard-setting");
     let runtime = tokio::runtime::Runtime::new().unwrap();

@@ -17,6 +17,7 @@ use crate::net::driver::{Action, Driver, DriverConfig, Mover};
 use crate::net::embedded_server::start_embedded;
 use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
+use crate::net::room_file::RoomFile;
 use crate::net::session::{ColorQuestion, Event, HostTerms, Session};
 use crate::net::transport::IceServers;
 use crate::net::transport::Route;
@@ -103,10 +104,22 @@ pub struct NetSettings {
     pub data_dir: DataDir,
 }
 
-/// A running network game.
+/// A running network game. Dropping it (the window closes, or leaves the
+/// game's screen) stops the game's connection and its embedded server;
+/// everything signed is in the log already, and the game can be opened
+/// again from *Your games*. So one log never has two writers.
 pub struct NetworkGame {
     snapshot: Arc<Mutex<NetSnapshot>>,
     actions: mpsc::Sender<Action>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Drop for NetworkGame {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
 }
 
 /// The window's moves, delivered to the driver.
@@ -130,10 +143,11 @@ impl NetworkGame {
             ..NetSnapshot::default()
         }));
         let (tx, rx) = mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel();
         let shared = snapshot.clone();
         let wake = Arc::new(wake);
         std::thread::spawn(move || {
-            let result = run(start, settings, rx, shared.clone(), wake.clone());
+            let result = run(start, settings, rx, stopped, shared.clone(), wake.clone());
             let mut s = shared.lock().unwrap_or_else(|p| p.into_inner());
             match result {
                 Ok(outcome) => {
@@ -153,6 +167,7 @@ impl NetworkGame {
         NetworkGame {
             snapshot,
             actions: tx,
+            stop: Some(stop),
         }
     }
 
@@ -198,6 +213,7 @@ fn run(
     start: NetStart,
     settings: NetSettings,
     actions: mpsc::Receiver<Action>,
+    stopped: tokio::sync::oneshot::Receiver<()>,
     shared: Arc<Mutex<NetSnapshot>>,
     wake: Arc<dyn Fn() + Send + Sync>,
 ) -> Result<Outcome, String> {
@@ -211,13 +227,18 @@ fn run(
         let games = settings.data_dir.path().join("games");
         std::fs::create_dir_all(&games).map_err(|e| format!("{}: {e}", games.display()))?;
         let mut embedded = None;
+        // A resumed game keeps the room file it has (which also says where
+        // its embedded server was); the others write theirs below.
+        let resuming = matches!(start, NetStart::Resume(_));
         let (session, writer, url, log, first_peer_timeout) = match start {
             NetStart::Host(proposal, deadline_secs) => {
                 let (server_url, advertised) = if settings.server_url.trim().is_empty() {
                     let server = start_embedded(settings.listen).await?;
                     let url = (
                         server.local_url.clone(),
-                        Some(crate::net::server_url::ServerUrl::from_socket_addr(server.advertised)),
+                        Some(crate::net::server_url::ServerUrl::from_socket_addr(
+                            server.advertised,
+                        )),
                     );
                     embedded = Some(server.server);
                     url
@@ -227,15 +248,21 @@ fn run(
                         .map_err(|e| format!("signaling server in Settings: {e}"))?;
                     (server.to_string(), Some(server))
                 };
-                let code = RoomCode::generate(identity.public_key().fingerprint().as_compact(), advertised)
-                    .map_err(|e| e.to_string())?;
+                let code = RoomCode::generate(
+                    identity.public_key().fingerprint().as_compact(),
+                    advertised,
+                )
+                .map_err(|e| e.to_string())?;
                 let log = games.join(format!("{}.log", code.room()));
                 let url = format!("{}/{}", server_url.trim_end_matches('/'), code.room());
                 set(&shared, &*wake, |s| {
                     s.code = Some(code.to_string());
                     s.status = "waiting for the opponent".into();
                 });
-                let terms = HostTerms { proposal, deadline_secs };
+                let terms = HostTerms {
+                    proposal,
+                    deadline_secs,
+                };
                 let session = Session::host(identity, settings.name.clone(), terms);
                 let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
                 (session, writer, url, log, None)
@@ -243,20 +270,39 @@ fn run(
             NetStart::Join(code) => {
                 let server_url = match code.server() {
                     Some(server) if settings.server_url.trim().is_empty() => server.to_string(),
-                    _ if !settings.server_url.trim().is_empty() => crate::net::server_url::ServerUrl::parse(&settings.server_url)
-                        .map_err(|e| format!("signaling server in Settings: {e}"))?
-                        .to_string(),
-                    _ => return Err("this code names no server: set the signaling server in Settings".into()),
+                    _ if !settings.server_url.trim().is_empty() => {
+                        crate::net::server_url::ServerUrl::parse(&settings.server_url)
+                            .map_err(|e| format!("signaling server in Settings: {e}"))?
+                            .to_string()
+                    }
+                    _ => {
+                        return Err(
+                            "this code names no server: set the signaling server in Settings"
+                                .into(),
+                        );
+                    }
                 };
                 let log = games.join(format!("{}.log", code.room()));
                 let url = format!("{}/{}", server_url.trim_end_matches('/'), code.room());
                 set(&shared, &*wake, |s| s.status = "connecting".into());
-                let session = Session::guest(identity, settings.name.clone(), code.host_fingerprint_prefix().into(), code.room().as_bytes().to_vec());
+                let session = Session::guest(
+                    identity,
+                    settings.name.clone(),
+                    code.host_fingerprint_prefix().into(),
+                    code.room().as_bytes().to_vec(),
+                );
                 let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
-                (session, writer, url, log, Some(std::time::Duration::from_secs(30)))
+                (
+                    session,
+                    writer,
+                    url,
+                    log,
+                    Some(std::time::Duration::from_secs(30)),
+                )
             }
             NetStart::Rematch { log, propose } => {
-                let setup = crate::net::rematch::set_up(&log, identity, None, propose).map_err(|e| e.to_string())?;
+                let setup = crate::net::rematch::set_up(&log, identity, None, propose)
+                    .map_err(|e| e.to_string())?;
                 embedded = crate::net::embedded_server::restart_embedded(setup.embedded).await?;
                 set(&shared, &*wake, |s| {
                     s.status = if propose {
@@ -269,19 +315,25 @@ fn run(
             }
             NetStart::Resume(log) => {
                 let loaded = read_log(&log).map_err(|e| e.to_string())?;
-                let session = Session::resume(identity, loaded.records.clone()).map_err(|e| e.to_string())?;
-                let room: serde_json::Value = std::fs::read_to_string(log.with_extension("log.room"))
-                    .ok()
-                    .and_then(|t| serde_json::from_str(&t).ok())
-                    .unwrap_or_default();
-                let url = room["room_url"].as_str().ok_or("no room is recorded beside this log")?.to_string();
+                let session =
+                    Session::resume(identity, loaded.records.clone()).map_err(|e| e.to_string())?;
+                let room = RoomFile::read(&log);
+                let url = room
+                    .room_url()
+                    .ok_or("no room is recorded beside this log")?
+                    .to_string();
+                // The host's own server comes back where it was, as `reversi resume` does.
+                embedded = crate::net::embedded_server::restart_embedded(room.embedded()).await?;
                 let writer = LogWriter::open_append(&log, &loaded).map_err(|e| e.to_string())?;
                 set(&shared, &*wake, |s| s.status = "reconnecting".into());
                 (session, writer, url, log, None)
             }
         };
-        let room = serde_json::json!({ "room_url": url, "embedded_server": embedded.as_ref().map(|s: &reversi_signaling::RunningServer| s.addr.to_string()) });
-        let _ = std::fs::write(log.with_extension("log.room"), format!("{room}\n"));
+        if !resuming {
+            RoomFile::new(url.clone(), embedded.as_ref().map(|s| s.addr))
+                .write(&log)
+                .map_err(|e| format!("{}: {e}", RoomFile::path(&log).display()))?;
+        }
         set(&shared, &*wake, |s| s.log = Some(log.clone()));
         let log_file = log.clone();
         let config = DriverConfig {
@@ -307,20 +359,36 @@ fn run(
                 s.route = route.filter(|_| connected);
                 s.position = session.position().copied();
                 s.my_color = session.my_color();
-                s.moves = session.verifier().map(|v| v.moves().iter().map(|m| m.square).collect()).unwrap_or_default();
-                s.deadline = session.deadline().map(|(seat, at)| (seat == session.seat(), at));
+                s.moves = session
+                    .verifier()
+                    .map(|v| v.moves().iter().map(|m| m.square).collect())
+                    .unwrap_or_default();
+                s.deadline = session
+                    .deadline()
+                    .map(|(seat, at)| (seat == session.seat(), at));
                 s.my_turn = session.my_turn();
                 s.question = session.my_question();
                 s.rematch_offered = session.rematch_offered();
-                s.watch_code = watch_server.as_ref().zip(session.records().first()).map(|(server, first)| {
-                    crate::net::watch::WatchCode { game_id: first.hash(), server: server.clone() }.to_string()
-                });
-                s.opponent_choosing = session.question().is_some_and(|(seat, _)| seat != session.seat());
+                s.watch_code =
+                    watch_server
+                        .as_ref()
+                        .zip(session.records().first())
+                        .map(|(server, first)| {
+                            crate::net::watch::WatchCode {
+                                game_id: first.hash(),
+                                server: server.clone(),
+                            }
+                            .to_string()
+                        });
+                s.opponent_choosing = session
+                    .question()
+                    .is_some_and(|(seat, _)| seat != session.seat());
                 // The engine skips a player without a move; say so when the
                 // same colour moves twice running.
-                if let (Some(last), Some(position)) =
-                    (session.verifier().and_then(|v| v.moves().last().copied()), session.position())
-                {
+                if let (Some(last), Some(position)) = (
+                    session.verifier().and_then(|v| v.moves().last().copied()),
+                    session.position(),
+                ) {
                     let notice = format!("{} has no legal move and is skipped.", !last.color);
                     if position.to_move() == Some(last.color) && s.notices.last() != Some(&notice) {
                         s.notices.push(notice);
@@ -338,12 +406,22 @@ fn run(
         let event_wake = wake.clone();
         let mut on_event = move |event: &Event| {
             set(&events, &*event_wake, |s| match event {
-                Event::PeerIdentified { name, fingerprint } => s.opponent = Some((name.clone(), fingerprint.clone())),
-                Event::Started { color } => s.notices.push(format!("The colours are settled: you play {color}.")),
-                Event::Chose { mine, question, color } => {
+                Event::PeerIdentified { name, fingerprint } => {
+                    s.opponent = Some((name.clone(), fingerprint.clone()))
+                }
+                Event::Started { color } => s
+                    .notices
+                    .push(format!("The colours are settled: you play {color}.")),
+                Event::Chose {
+                    mine,
+                    question,
+                    color,
+                } => {
                     let who = if *mine { "You" } else { "The opponent" };
                     s.notices.push(match question {
-                        ColorQuestion::TieWinner => format!("{who} chose: an equal count wins for {color}."),
+                        ColorQuestion::TieWinner => {
+                            format!("{who} chose: an equal count wins for {color}.")
+                        }
                         ColorQuestion::SeatColor => format!("{who} chose to play {color}."),
                     });
                 }
@@ -356,7 +434,12 @@ fn run(
             });
         };
         let mut mover = ChannelMover(actions);
-        let result = driver.run(&mut mover, &mut on_event).await.map_err(|e| e.to_string());
+        // Records are written before they are sent, so stopping between
+        // two steps of the driver loses nothing.
+        let result = tokio::select! {
+            result = driver.run(&mut mover, &mut on_event) => result.map_err(|e| e.to_string()),
+            _ = stopped => Err("the window left the game".to_string()),
+        };
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();
         }
