@@ -261,7 +261,7 @@ impl ReversiApp {
             return None;
         };
         ui.heading("Join a game");
-        ui.label("Type or paste the code from the host:");
+        ui.label("Type or paste the code (or the invite link) from the host:");
         let edit = ui.add(
             egui::TextEdit::singleline(code)
                 .hint_text("K7QF-M2XA-PZ4R-TB6H-C")

@@ -151,10 +151,34 @@ impl fmt::Display for RoomCode {
     }
 }
 
+/// The code in an invite link (`http(s)://SERVER/play/#CODE&…`), with the
+/// link's server unless the code names one; `None` when `text` is no link.
+fn code_of_link(text: &str) -> Option<Result<RoomCode, RoomCodeError>> {
+    let lower = text.to_ascii_lowercase();
+    if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+        return None;
+    }
+    let (page, fragment) = text.split_once('#')?;
+    let code = fragment.split('&').next().unwrap_or_default();
+    if code.contains('@') {
+        return Some(code.parse());
+    }
+    let server = page
+        .rsplit_once("/play")
+        .map_or(page, |(before, _)| before)
+        .trim_end_matches('/');
+    Some(format!("{code}@{server}").parse())
+}
+
 impl FromStr for RoomCode {
     type Err = RoomCodeError;
 
+    /// Reads `CODE`, `CODE@HOST:PORT`, `CODE@ws(s)://SERVER`, or an invite
+    /// link `http(s)://SERVER/play/#CODE[&…]`, whose server is the link's.
     fn from_str(text: &str) -> Result<RoomCode, RoomCodeError> {
+        if let Some(code) = code_of_link(text.trim()) {
+            return code;
+        }
         let (code, server) = match text.trim().split_once('@') {
             Some((code, address)) => {
                 let address = address.trim();
@@ -252,6 +276,43 @@ mod tests {
                 .replace('-', " ")
                 .parse::<RoomCode>(),
             Ok(without)
+        );
+    }
+
+    #[test]
+    fn an_invite_link_gives_its_code_and_its_server() {
+        let code = code();
+        let bare = RoomCode {
+            server: None,
+            ..code.clone()
+        }
+        .to_string();
+        let lan: RoomCode = format!("http://192.168.1.5:3536/play/#{bare}&autojoin&name=Ben")
+            .parse()
+            .unwrap();
+        assert_eq!(lan, code);
+        let public: RoomCode = format!("https://play.example.org/play/#{bare}")
+            .parse()
+            .unwrap();
+        assert_eq!(
+            public.server().unwrap().to_string(),
+            "wss://play.example.org"
+        );
+        assert_eq!(public.room(), code.room());
+        // A code that names its server keeps it.
+        let named: RoomCode = format!("https://elsewhere.example/play/#{code}")
+            .parse()
+            .unwrap();
+        assert_eq!(named, code);
+        assert!(
+            "https://play.example.org/play/"
+                .parse::<RoomCode>()
+                .is_err()
+        );
+        assert!(
+            "https://play.example.org/play/#NOT-A-CODE"
+                .parse::<RoomCode>()
+                .is_err()
         );
     }
 
