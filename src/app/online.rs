@@ -450,20 +450,10 @@ impl ReversiApp {
         let mut rematch = None;
         super::status_panel(ctx, |ui| {
             ui.heading("Online game");
-            if let Some(code) = &snap.code {
-                ui.label("Room code — read it to your friend:");
-                ui.add(
-                    egui::Label::new(egui::RichText::new(code).size(22.0).monospace())
-                        .selectable(true),
-                );
-                if ui.button("Copy code").clicked() {
-                    ui.ctx().copy_text(code.clone());
-                }
-                if ui.button("Copy invite").clicked() {
-                    ui.ctx().copy_text(format!(
-                        "Play Reversi with me: open Reversi, choose Join a game and enter {code}"
-                    ));
-                }
+            // Before the board, the code has the middle of the window.
+            if let Some(code) = snap.code.as_ref().filter(|_| snap.position.is_some()) {
+                ui.label("Room code:");
+                ui.add(egui::Label::new(egui::RichText::new(code).monospace()).selectable(true));
             }
             ui.label(format!("Status: {}", snap.status));
             if let Some(watch) = &snap.watch_code {
@@ -611,9 +601,34 @@ impl ReversiApp {
                 }
             }
             None => {
-                ui.label(
-                    "The board appears once both players are connected and the coin is flipped.",
-                );
+                ui.vertical_centered(|ui| {
+                    ui.add_space(ui.available_height() / 5.0);
+                    if let Some(code) = &snap.code {
+                        ui.label(egui::RichText::new("Read this code to your friend, or send it:").size(18.0));
+                        ui.add_space(8.0);
+                        ui.add(
+                            egui::Label::new(egui::RichText::new(code).size(28.0).monospace().strong())
+                                .selectable(true),
+                        );
+                        ui.add_space(8.0);
+                        ui.horizontal(|ui| {
+                            // Centred: the two buttons' width is known.
+                            ui.add_space((ui.available_width() - 220.0).max(0.0) / 2.0);
+                            if ui.add(egui::Button::new("Copy code").min_size(egui::vec2(100.0, 36.0))).clicked() {
+                                ui.ctx().copy_text(code.clone());
+                            }
+                            if ui.add(egui::Button::new("Copy invite").min_size(egui::vec2(100.0, 36.0))).clicked() {
+                                ui.ctx().copy_text(format!(
+                                    "Play Reversi with me: open Reversi, choose Join a game and enter {code}"
+                                ));
+                            }
+                        });
+                        ui.add_space(16.0);
+                        ui.label("They join from Reversi's Join a game. The board appears once you are connected and the coin is flipped.");
+                    } else {
+                        ui.label("The board appears once both players are connected and the coin is flipped.");
+                    }
+                });
             }
         });
         if let Some(log) = submit {
