@@ -159,9 +159,31 @@ struct Shared {
     ice_limiter: Arc<Mutex<RateLimiter>>,
     started: Instant,
     shutting_down: watch::Receiver<bool>,
+    /// How many peers' handlers are running (see [`RunningServer::stopped`]).
+    peers: Arc<watch::Sender<usize>>,
     /// The connection's address, in the copy handed to its state machine.
     origin: Option<IpAddr>,
 }
+
+/// Counts a peer's handler while it runs.
+struct PeerCount(Arc<watch::Sender<usize>>);
+
+impl PeerCount {
+    fn new(peers: &Arc<watch::Sender<usize>>) -> PeerCount {
+        peers.send_modify(|n| *n += 1);
+        PeerCount(Arc::clone(peers))
+    }
+}
+
+impl Drop for PeerCount {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n = n.saturating_sub(1));
+    }
+}
+
+/// How long a shutdown waits for connected peers to finish their close
+/// handshake.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
 
 impl SignalingState for Shared {}
 
@@ -258,6 +280,7 @@ pub struct RunningServer {
     handle: ShutdownHandle,
     task: tokio::task::JoinHandle<()>,
     tls: Option<TlsReloader>,
+    peers: watch::Receiver<usize>,
 }
 
 impl RunningServer {
@@ -274,6 +297,11 @@ impl RunningServer {
     /// Waits until the server has stopped.
     pub async fn stopped(self) {
         let _ = self.task.await;
+        // Upgraded connections outlive the HTTP server's own shutdown: wait
+        // (bounded) until every peer has had its close frame, so a program
+        // that exits next does not cut them off without one.
+        let mut peers = self.peers;
+        let _ = tokio::time::timeout(CLOSE_GRACE, peers.wait_for(|n| *n == 0)).await;
     }
 }
 
@@ -342,8 +370,10 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         config: Arc::new(config),
         started: Instant::now(),
         shutting_down: ours_rx,
+        peers: Arc::new(watch::channel(0).0),
         origin: None,
     };
+    let peers = shared.peers.subscribe();
     // matchbox's server binds, serves and shuts down; its topology trait,
     // state meta and sender task carry each connection. The upgrade itself
     // is ours, because matchbox's default handler cannot be configured: it
@@ -376,7 +406,7 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         _ => routes,
     };
     if let Some(files) = tls_files {
-        return start_tls(addr, files, routes, ours_tx).await;
+        return start_tls(addr, files, routes, ours_tx, peers).await;
     }
     let mut server = SignalingServerBuilder::new(addr, TwoPlayerRooms, shared)
         .with_shutdown(matchbox_rx)
@@ -399,6 +429,7 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         },
         task,
         tls: None,
+        peers,
     })
 }
 
@@ -409,6 +440,7 @@ async fn start_tls(
     files: TlsFiles,
     routes: Router,
     ours_tx: watch::Sender<bool>,
+    peers: watch::Receiver<usize>,
 ) -> Result<RunningServer, StartError> {
     let rustls = RustlsConfig::from_pem_file(&files.cert, &files.key)
         .await
@@ -444,6 +476,7 @@ async fn start_tls(
             config: rustls,
             files,
         }),
+        peers,
     })
 }
 
@@ -623,6 +656,7 @@ impl SignalingTopology<NoCallbacks, Shared> for TwoPlayerRooms {
             state,
             ..
         } = upgrade;
+        let _counted = PeerCount::new(&state.peers);
         let tag = room_tag(&room);
         let ip = state.origin.unwrap_or(IpAddr::from([0, 0, 0, 0]));
         let joined = state.registry().join(
@@ -691,6 +725,17 @@ impl SignalingTopology<NoCallbacks, Shared> for TwoPlayerRooms {
                 state.metrics.refused(RefusalReason::ProtocolViolation);
             }
             let _ = sender.send(Ok(close(*code, text)));
+        }
+        if matches!(ending, Ending::ShuttingDown) {
+            // The peer's answering close frame says ours went out.
+            let answered = async {
+                while let Some(Ok(message)) = receiver.next().await {
+                    if matches!(message, Message::Close(_)) {
+                        break;
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(CLOSE_GRACE, answered).await;
         }
         let (other, closed) = state.registry().leave(&room, peer_id, ip);
         // At shutdown the other player is not leaving, the server is: their
