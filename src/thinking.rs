@@ -173,13 +173,17 @@ impl ThinkAnswer {
 
     /// Reads an answer (bounded, and its move checked to be a square).
     pub fn from_bytes(bytes: &[u8]) -> Result<ThinkAnswer, ThinkError> {
-        let answer: ThinkAnswer = decode(bytes)?;
-        match answer.best {
+        decode::<ThinkAnswer>(bytes)?.checked(bytes.len())
+    }
+
+    /// The answer, if its move is a square (`len`: the bytes it came in).
+    fn checked(self, len: usize) -> Result<ThinkAnswer, ThinkError> {
+        match self.best {
             Some(m) if Square::new(m).is_none() => Err(ThinkError::Decode {
-                len: bytes.len(),
+                len,
                 reason: format!("square {m}"),
             }),
-            _ => Ok(answer),
+            _ => Ok(self),
         }
     }
 
@@ -227,9 +231,9 @@ pub fn serve(bytes: &[u8]) -> Vec<u8> {
 /// The page's side: reads a reply of [`serve`].
 pub fn read_reply(bytes: &[u8]) -> Result<ThinkAnswer, ThinkError> {
     let reply: Result<ThinkAnswer, String> = decode(bytes)?;
-    let answer = reply.map_err(|said| ThinkError::Worker { said })?;
-    // Checked as any answer is.
-    ThinkAnswer::from_bytes(&answer.to_bytes())
+    reply
+        .map_err(|said| ThinkError::Worker { said })?
+        .checked(bytes.len())
 }
 
 fn decode<T: for<'a> Deserialize<'a>>(bytes: &[u8]) -> Result<T, ThinkError> {

@@ -396,6 +396,22 @@ fn a_live_program_plays_a_correspondence_opponent_through_the_mailbox() {
     drop(live);
 }
 
+/// What a `reversi watch` printed, once it has exited successfully at
+/// the game's end.
+fn followed_to_the_end(follower: &mut KillOnDrop) -> String {
+    use std::io::Read as _;
+    let mut out = String::new();
+    follower
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(follower.wait().unwrap().success(), "{out}");
+    assert!(out.contains("game over:"), "{out}");
+    out
+}
+
 #[test]
 fn a_spectator_follows_a_game_to_its_end_and_cannot_write_into_it() {
     use reversi::match_log::record::{Body, MoveBody, PROTOCOL_VERSION, RecordContent, Seat};
@@ -471,17 +487,7 @@ fn a_spectator_follows_a_game_to_its_end_and_cannot_write_into_it() {
     );
     let played = play(&server, &host, &guest, 80);
     assert!(played > 20, "{played} moves");
-    let mut out = String::new();
-    use std::io::Read as _;
-    follower
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    let status = follower.wait().unwrap();
-    assert!(status.success(), "{out}");
-    assert!(out.contains("game over:"), "{out}");
+    let out = followed_to_the_end(&mut follower);
     let move_lines = out
         .lines()
         .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()) && l.contains(". "))
@@ -534,14 +540,5 @@ fn a_spectator_who_comes_before_the_game_reaches_the_mailbox_waits_for_it() {
     let played = play(&server, &host, &guest, 80);
     assert!(played > 20, "{played} moves");
     assert!(server.held(&game_id) > 20);
-    let mut out = String::new();
-    use std::io::Read as _;
-    follower
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    assert!(follower.wait().unwrap().success(), "{out}");
-    assert!(out.contains("game over:"), "{out}");
+    followed_to_the_end(&mut follower);
 }
