@@ -414,6 +414,7 @@ fn action_error(e: ActionError, session: &Session, now: u64) -> CliError {
                 _ => "the game has not started: the coin flip waits for the other player's visit; nothing signed".into(),
             }
         }
+        ActionError::WaitingForHeads => format!("{e}; nothing signed"),
         ActionError::DeadlineNotPassed => {
             let left = session
                 .deadline()

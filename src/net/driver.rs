@@ -9,16 +9,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use futures::FutureExt as _;
 use matchbox_socket::PeerId;
 
+use super::game_store::{GameStore, LogFileStore, StoreError};
 use super::link::{GiveUp, LinkPolicy, LinkStatus};
 use super::session::{Event, Output, Session};
 use super::transport::{IceServers, Route, Transport, TransportEvent};
 use crate::engine::{Color, Outcome, Square};
 use crate::match_log::Seat;
-use crate::match_log::log_file::{LogFileError, LogWriter};
-use crate::platform::{Instant, now_ms};
+use crate::match_log::log_file::LogWriter;
+use crate::platform::{Instant, Task, now_ms};
 
 /// How long an ended game waits for the mailbox to take its last records.
 const FLUSH_WAIT: Duration = Duration::from_secs(5);
@@ -87,7 +87,7 @@ pub struct DriverConfig {
 pub enum DriverError {
     /// The log could not be written.
     #[error(transparent)]
-    Log(#[from] LogFileError),
+    Log(#[from] StoreError),
     /// The game halted (the logs disagree, or the peer is not the opponent).
     #[error("game halted: {0}")]
     Halted(String),
@@ -120,6 +120,12 @@ pub enum NoPathCause {
         "a NAT or firewall between you blocks a direct connection, and the TURN relay {0} does not answer (it is down, or UDP to it is blocked on this network)"
     )]
     RelaySilent(String),
+    /// No path through the relay was found; whether it answers is not
+    /// known (a browser cannot probe it).
+    #[error(
+        "a NAT or firewall between you blocks a direct connection, and no path through the TURN relay {0} was found either (it may be down, or UDP to it blocked on this network)"
+    )]
+    RelayUnanswered(String),
     /// The relay answered but the connection through it still failed.
     #[error(
         "a NAT or firewall between you blocks a direct connection, and the path through the TURN relay {0} failed too (it answers, but refused or dropped the relayed traffic)"
@@ -144,7 +150,7 @@ const ROOM_FULL: &str = "the room is full: two players are already in it";
 
 /// A background request for the signaling server's ICE servers and how
 /// long their credentials last.
-type IceFetch = tokio::task::JoinHandle<Result<(IceServers, Duration), String>>;
+type IceFetch = Task<Result<(IceServers, Duration), String>>;
 
 /// Called with the session and the connection's state.
 type Observer = Box<dyn FnMut(&Session, &LinkStatus, Option<Route>) + Send>;
@@ -152,7 +158,7 @@ type Observer = Box<dyn FnMut(&Session, &LinkStatus, Option<Route>) + Send>;
 /// The driver of one side.
 pub struct Driver {
     session: Session,
-    writer: LogWriter,
+    store: Box<dyn GameStore>,
     config: DriverConfig,
     transport: Option<Transport>,
     peer: Option<PeerId>,
@@ -209,11 +215,18 @@ impl Driver {
         now_ms().saturating_add_signed(self.clock_offset_ms)
     }
 
-    /// A driver for `session`, appending to `writer`.
+    /// A driver for `session`, appending to `writer` (the log file at
+    /// `config.log_path`, evidence beside it).
     pub fn new(session: Session, writer: LogWriter, config: DriverConfig) -> Driver {
+        let store = LogFileStore::new(writer, config.log_path.clone());
+        Driver::with_store(session, Box::new(store), config)
+    }
+
+    /// A driver for `session`, keeping its records in `store`.
+    pub fn with_store(session: Session, store: Box<dyn GameStore>, config: DriverConfig) -> Driver {
         Driver {
             session,
-            writer,
+            store,
             transport: None,
             peer: None,
             link: LinkPolicy::new(Instant::now(), now_ms()),
@@ -337,7 +350,7 @@ impl Driver {
             self.notify_observer();
             match &mut self.transport {
                 Some(transport) => transport.wait(TICK).await,
-                None => tokio::time::sleep(TICK).await,
+                None => crate::platform::sleep(TICK).await,
             }
         }
     }
@@ -438,7 +451,7 @@ impl Driver {
         if !fresh && self.ice_fetch.is_none() {
             let server = super::server_url::ServerUrl::parse(&self.config.room_url);
             let id = self.session.my_fingerprint().as_compact().to_string();
-            self.ice_fetch = Some(tokio::spawn(async move {
+            self.ice_fetch = Some(crate::platform::spawn(async move {
                 match server {
                     Ok(server) => super::ice::fetch(&server, &id)
                         .await
@@ -453,10 +466,10 @@ impl Driver {
     }
 
     fn finish_ice_fetch(&mut self) {
-        let Some(fetch) = self.ice_fetch.take_if(|f| f.is_finished()) else {
+        let Some(mut fetch) = self.ice_fetch.take_if(|f| f.is_finished()) else {
             return;
         };
-        let fetched = match fetch.now_or_never() {
+        let fetched = match fetch.try_take() {
             Some(Ok(result)) => result,
             Some(Err(e)) => Err(e.to_string()),
             None => return,
@@ -647,7 +660,7 @@ impl Driver {
             if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer) {
                 transport.send(peer, bytes.clone());
             }
-            tokio::time::sleep(FINAL_ACK_EVERY).await;
+            crate::platform::sleep(FINAL_ACK_EVERY).await;
         }
     }
 
@@ -750,7 +763,7 @@ impl Driver {
         for output in outputs {
             match output {
                 Output::Persist(record) => {
-                    self.writer.append(&record)?;
+                    self.store.append(&record)?;
                     if let Some(sync) = &mut self.mailbox {
                         sync.poke();
                     }
@@ -771,17 +784,18 @@ impl Driver {
         Ok(())
     }
 
-    /// Writes rejected bytes and the reason beside the log; failure to save
-    /// evidence must not stop the game, so it is only logged.
+    /// Keeps rejected bytes and the reason; failure to save evidence must
+    /// not stop the game, so it is only logged.
     fn save_evidence(&mut self, bytes: &[u8], reason: &str) {
         self.evidence += 1;
-        save_evidence(&self.config.log_path, bytes, reason);
+        self.store.save_evidence(bytes, reason);
     }
 }
 
 /// Writes rejected bytes and the reason into the evidence folder beside a
 /// log (see [`evidence_dir`]); a failure is only logged, since it must not
 /// stop the game.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn save_evidence(log_path: &Path, bytes: &[u8], reason: &str) {
     static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
@@ -802,6 +816,12 @@ async fn diagnose_no_path(urls: Vec<String>) -> NoPathCause {
     let Some(first) = relays.first().cloned() else {
         return NoPathCause::NoRelay;
     };
+    // A page cannot send a STUN probe of its own: the relay was tried, and
+    // that is all it knows.
+    if cfg!(target_arch = "wasm32") {
+        return NoPathCause::RelayUnanswered(first);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
     for relay in relays {
         if super::stun_probe::answers_binding(&relay, Duration::from_millis(1500)).await
             == Some(true)

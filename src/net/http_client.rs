@@ -3,8 +3,15 @@
 //! request per connection, every answer bounded, `https://` certificates
 //! checked against the system's roots.
 
+//!
+//! In the browser the page's own `fetch` makes the request (same bounds,
+//! same answers); the server's CORS headers let a page from another
+//! origin ask.
+
 use std::time::Duration;
 
+use futures::FutureExt as _;
+#[cfg(not(target_arch = "wasm32"))]
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use super::server_url::ServerUrl;
@@ -79,20 +86,19 @@ pub(crate) async fn hedged<T, E, F>(after: Duration, attempt: impl Fn() -> F) ->
 where
     F: std::future::Future<Output = Result<T, E>>,
 {
-    let first = attempt();
-    tokio::pin!(first);
-    tokio::select! {
-        answer = &mut first => return answer,
-        () = tokio::time::sleep(after) => {}
+    let mut first = std::pin::pin!(attempt().fuse());
+    let mut delay = std::pin::pin!(crate::platform::sleep(after).fuse());
+    futures::select! {
+        answer = first => return answer,
+        () = delay => {}
     }
-    let second = attempt();
-    tokio::pin!(second);
-    tokio::select! {
-        answer = &mut first => match answer {
+    let mut second = std::pin::pin!(attempt().fuse());
+    futures::select! {
+        answer = first => match answer {
             Ok(value) => Ok(value),
             Err(_) => second.await,
         },
-        answer = &mut second => match answer {
+        answer = second => match answer {
             Ok(value) => Ok(value),
             Err(_) => first.await,
         },
@@ -109,7 +115,7 @@ async fn http_request(
 ) -> Result<(u16, String), HttpError> {
     let name = server.to_string();
     let exchanged = exchange(server, method, path, body, max_bytes);
-    match tokio::time::timeout(timeout, exchanged).await {
+    match crate::platform::timeout(timeout, exchanged).await {
         Ok(result) => result,
         Err(_) => Err(HttpError::Timeout {
             server: name,
@@ -118,6 +124,31 @@ async fn http_request(
     }
 }
 
+#[cfg(target_arch = "wasm32")]
+async fn exchange(
+    server: &ServerUrl,
+    method: &str,
+    path: &str,
+    body: Option<&[u8]>,
+    max_bytes: usize,
+) -> Result<(u16, String), HttpError> {
+    let scheme = if server.is_tls() { "https" } else { "http" };
+    let url = format!("{scheme}://{}{path}", server.authority());
+    crate::platform::web::fetch(method, &url, body, max_bytes)
+        .await
+        .map_err(|e| match e {
+            crate::platform::web::FetchError::Unreachable(reason) => HttpError::Connect {
+                server: server.to_string(),
+                reason,
+            },
+            crate::platform::web::FetchError::Malformed(reason) => HttpError::Malformed {
+                server: server.to_string(),
+                reason,
+            },
+        })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 async fn exchange(
     server: &ServerUrl,
     method: &str,
@@ -167,6 +198,7 @@ async fn exchange(
     })
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 async fn send(
     mut stream: impl AsyncRead + AsyncWrite + Unpin,
     request: &[u8],
@@ -188,6 +220,7 @@ async fn send(
 }
 
 /// Status and body of an HTTP/1.1 response (headers at most 4 KiB).
+#[cfg(not(target_arch = "wasm32"))]
 fn parse_response(bytes: &[u8], max_body: usize) -> Result<(u16, String), String> {
     let split = bytes
         .windows(4)
@@ -216,6 +249,7 @@ fn parse_response(bytes: &[u8], max_body: usize) -> Result<(u16, String), String
     Ok((status, body))
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn dechunk(mut raw: &[u8]) -> Result<Vec<u8>, String> {
     let mut body = Vec::new();
     loop {

@@ -8,10 +8,9 @@
 //! a fetch waits at the server for their next record (answered the moment
 //! it arrives), and our own records go out meanwhile.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use futures::FutureExt as _;
-use tokio::task::JoinHandle;
+use crate::platform::{Instant, Task};
 
 use super::mailbox::{Mailbox, MailboxError};
 use super::server_url::ServerUrl;
@@ -175,8 +174,8 @@ impl Schedule {
     }
 }
 
-type Fetch = JoinHandle<Result<Option<(u32, Vec<Record>)>, MailboxError>>;
-type Post = JoinHandle<Result<u32, MailboxError>>;
+type Fetch = Task<Result<Option<(u32, Vec<Record>)>, MailboxError>>;
+type Post = Task<Result<u32, MailboxError>>;
 
 /// The mailbox side of a live game.
 #[derive(Debug)]
@@ -265,7 +264,7 @@ impl MailboxSync {
             self.fetch = Some((
                 now,
                 !wait.is_zero(),
-                tokio::spawn(async move { mailbox.records_waiting(&game_id, from, wait).await }),
+                crate::platform::spawn(async move { mailbox.records_waiting(&game_id, from, wait).await }),
             ));
         }
         fetched
@@ -283,9 +282,9 @@ impl MailboxSync {
         let in_flight = self.post.take();
         let mailbox = self.mailbox.clone();
         let ours = records.to_vec();
-        let flushed = tokio::time::timeout(limit, async move {
+        let flushed = crate::platform::timeout(limit, async move {
             if let Some(post) = in_flight {
-                let _ = post.await;
+                let _ = post.join().await;
             }
             // What it holds now, after the post that was under way.
             let game_id = ours[0].hash();
@@ -307,10 +306,10 @@ impl MailboxSync {
     }
 
     fn finish_post(&mut self, now: Instant) {
-        let Some(post) = self.post.take_if(|p| p.is_finished()) else {
+        let Some(mut post) = self.post.take_if(|p| p.is_finished()) else {
             return;
         };
-        match post.now_or_never() {
+        match post.try_take() {
             Some(Ok(Ok(held))) => {
                 tracing::debug!(held, "mailbox: posted");
                 self.held = Some(held);
@@ -335,8 +334,8 @@ impl MailboxSync {
     }
 
     fn finish_fetch(&mut self, now: Instant) -> Option<Vec<Record>> {
-        let (started, waited, fetch) = self.fetch.take_if(|(_, _, f)| f.is_finished())?;
-        match fetch.now_or_never() {
+        let (started, waited, mut fetch) = self.fetch.take_if(|(_, _, f)| f.is_finished())?;
+        match fetch.try_take() {
             Some(Ok(Ok(found))) => {
                 self.schedule.fetched(now, started, waited);
                 match found {
@@ -381,7 +380,7 @@ impl MailboxSync {
         }
         let mailbox = self.mailbox_now();
         let missing = records[held as usize..].to_vec();
-        self.post = Some(tokio::spawn(async move {
+        self.post = Some(crate::platform::spawn(async move {
             mailbox.post_all(&missing).await?;
             Ok(held + missing.len() as u32)
         }));

@@ -1,11 +1,12 @@
 //! Playing over the network: room codes, the wire messages, the peer
 //! session (a pure state machine), and the WebRTC transport that drives it.
 //!
-//! The pure parts (the session and its messages, room codes, server
-//! addresses, the link's timing rules) build for the browser too; the
-//! parts that need sockets, files or a tokio runtime are native only, for
-//! now.
+//! The session, the driver, the WebRTC transport and the mailbox build
+//! for the browser too (their sleeps, tasks and HTTP requests come from
+//! [`crate::platform`]); what needs files, UDP sockets of its own or the
+//! embedded server is native only.
 
+pub mod game_store;
 pub mod link;
 pub mod room_code;
 pub mod server_url;
@@ -15,19 +16,14 @@ pub mod wire;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod correspondence;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod driver;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod embedded_server;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod http_client;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod ice;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod leaderboard;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod mailbox;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod mailbox_sync;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod rematch;
@@ -37,7 +33,6 @@ pub mod room_file;
 pub mod stun_probe;
 #[cfg(not(target_arch = "wasm32"))]
 mod tls_client;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod transport;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod watch;

@@ -157,6 +157,10 @@ pub enum ActionError {
     /// The opponent's deadline has not passed.
     #[error("the opponent still has time")]
     DeadlineNotPassed,
+    /// A resumed game signs nothing until the opponent has confirmed
+    /// where the game stands.
+    #[error("waiting for the opponent to confirm where the game stands")]
+    WaitingForHeads,
 }
 
 /// Why a log cannot be resumed.
@@ -217,6 +221,9 @@ pub struct Session {
     consented: bool,
     /// Whether the offer was told (once).
     offer_told: bool,
+    /// Whether signing waits until the peer's hello has shown that the
+    /// two logs agree (see [`Session::hold_until_heads_agree`]).
+    held_for_heads: bool,
 }
 
 fn message(m: &WireMessage) -> Output {
@@ -274,6 +281,7 @@ impl Session {
             rematch: None,
             consented: false,
             offer_told: false,
+            held_for_heads: false,
         }
     }
 
@@ -409,6 +417,22 @@ impl Session {
         Ok(session)
     }
 
+    /// Signs nothing (no move, no answer, no step of the coin flip) until
+    /// the peer's hello has shown that the two logs agree: for a log kept
+    /// where a write may not have lasted (a browser's storage), so that a
+    /// record this side signed and lost is learnt back from the peer
+    /// rather than signed again differently, which would be an
+    /// equivocation.
+    pub fn hold_until_heads_agree(&mut self) {
+        self.held_for_heads = true;
+    }
+
+    /// Whether signing still waits for the peer's hello (see
+    /// [`Session::hold_until_heads_agree`]).
+    pub fn waiting_for_heads(&self) -> bool {
+        self.held_for_heads
+    }
+
     /// This side's key fingerprint.
     pub fn my_fingerprint(&self) -> crate::match_log::identity::Fingerprint {
         self.identity.public_key().fingerprint()
@@ -449,7 +473,9 @@ impl Session {
     /// The colour question this side must answer now, if any.
     pub fn my_question(&self) -> Option<ColorQuestion> {
         match self.question()? {
-            (seat, question) if seat == self.me && self.halted.is_none() => Some(question),
+            (seat, question) if seat == self.me && self.halted.is_none() && !self.held_for_heads => {
+                Some(question)
+            }
             _ => None,
         }
     }
@@ -468,6 +494,7 @@ impl Session {
     /// Whether it is this side's move.
     pub fn my_turn(&self) -> bool {
         self.halted.is_none()
+            && !self.held_for_heads
             && self
                 .verifier
                 .as_ref()
@@ -733,6 +760,9 @@ impl Session {
                 out.push(message(&WireMessage::Record(record.to_bytes())));
             }
         }
+        // The peer's head is ours (or it is ahead and sends what we
+        // lack): signing may go on.
+        self.held_for_heads = false;
         out.extend(self.advance(now_ms));
         out
     }
@@ -999,6 +1029,9 @@ impl Session {
     /// the guest has said hello), the acceptance, our reveal.
     fn advance(&mut self, now_ms: u64) -> Vec<Output> {
         let mut out = Vec::new();
+        if self.held_for_heads {
+            return out;
+        }
         loop {
             let step = match (&self.verifier, &self.start, &self.peer) {
                 (None, Start::Host(terms), Some(peer)) => {
@@ -1101,6 +1134,9 @@ impl Session {
 
     /// Whether the game is under way: colours being chosen, or moves played.
     fn check_in_game(&self) -> Result<(), ActionError> {
+        if self.held_for_heads {
+            return Err(ActionError::WaitingForHeads);
+        }
         let playing =
             self.halted.is_none() && self.verifier.as_ref().is_some_and(|v| in_game(v.phase()));
         if playing {

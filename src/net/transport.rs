@@ -63,7 +63,7 @@ pub struct Transport {
     /// Packets taken while waiting, not yet polled.
     pending_packets: Vec<TransportEvent>,
     order: PeerOrder,
-    loop_task: tokio::task::JoinHandle<Result<(), matchbox_socket::Error>>,
+    loop_task: crate::platform::Task<Result<(), matchbox_socket::Error>>,
 }
 
 impl std::fmt::Debug for Transport {
@@ -74,7 +74,7 @@ impl std::fmt::Debug for Transport {
 
 impl Transport {
     /// Joins `room_url` (`ws://HOST:PORT/ROOM`); the socket's message loop
-    /// runs on the current tokio runtime.
+    /// runs in the background (natively on the current tokio runtime).
     pub fn open(room_url: &str, ice: &IceServers) -> Transport {
         let (mut socket, message_loop): (WebRtcSocket, MessageLoopFuture) =
             WebRtcSocket::builder(room_url)
@@ -89,7 +89,7 @@ impl Transport {
                 .signaling_keep_alive_interval(Some(SIGNALING_KEEP_ALIVE))
                 .add_reliable_channel()
                 .build();
-        let loop_task = tokio::spawn(message_loop);
+        let loop_task = crate::platform::spawn(message_loop);
         // Owning the channel apart from the socket lets `wait` listen to
         // both at once.
         let channel = socket.take_channel(0).expect("one channel was added");
@@ -112,11 +112,12 @@ impl Transport {
         // stream bypasses its own peer table, and a peer missing from that
         // table never gets its candidate pair (so its route) recorded.
         // `poll` reads them, at the latest after `timeout`.
-        tokio::select! {
-            Some((peer, packet)) = self.channel.next() => {
-                self.pending_packets.push(TransportEvent::Received(peer, packet.to_vec()));
-            }
-            _ = tokio::time::sleep(timeout) => {}
+        let delay = std::pin::pin!(crate::platform::sleep(timeout));
+        if let futures::future::Either::Left((Some((peer, packet)), _)) =
+            futures::future::select(self.channel.next(), delay).await
+        {
+            self.pending_packets
+                .push(TransportEvent::Received(peer, packet.to_vec()));
         }
     }
 
@@ -147,8 +148,7 @@ impl Transport {
         if !self.loop_task.is_finished() {
             return None;
         }
-        let result = futures::FutureExt::now_or_never(&mut self.loop_task)?;
-        Some(match result {
+        Some(match self.loop_task.try_take()? {
             Ok(Ok(())) => "the connection closed".to_string(),
             Ok(Err(e)) => e.to_string(),
             Err(e) => format!("the connection task failed: {e}"),

@@ -15,8 +15,11 @@ pub use web_time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::thinking::{ThinkAnswer, ThinkError, ThinkJob};
 
+mod tasks;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+
+pub use tasks::{Elapsed, Stopped, Task, sleep, spawn, timeout};
 
 /// Where a search's answer arrives.
 pub type Thinking = mpsc::Receiver<Result<ThinkAnswer, ThinkError>>;

@@ -135,3 +135,67 @@ pub fn serve_searches() -> bool {
     on_message.forget();
     true
 }
+
+/// Why a `fetch` failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FetchError {
+    /// No answer (network, CORS, the server down).
+    #[error("{0}")]
+    Unreachable(String),
+    /// An answer too large, or not text.
+    #[error("{0}")]
+    Malformed(String),
+}
+
+/// A request with the page's `fetch`: the status and the body (UTF-8, at
+/// most `max_bytes`).
+pub async fn fetch(
+    method: &str,
+    url: &str,
+    body: Option<&[u8]>,
+    max_bytes: usize,
+) -> Result<(u16, String), FetchError> {
+    use wasm_bindgen_futures::JsFuture;
+    let unreachable = |e: wasm_bindgen::JsValue| {
+        FetchError::Unreachable(e.as_string().unwrap_or_else(|| format!("{e:?}")))
+    };
+    let init = web_sys::RequestInit::new();
+    init.set_method(method);
+    if let Some(body) = body {
+        let headers = web_sys::Headers::new().map_err(unreachable)?;
+        headers
+            .set("Content-Type", "application/octet-stream")
+            .map_err(unreachable)?;
+        init.set_headers(&headers);
+        init.set_body(&js_sys::Uint8Array::from(body));
+    }
+    let window = web_sys::window()
+        .ok_or_else(|| FetchError::Unreachable("no window to fetch from".into()))?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(unreachable)?
+        .dyn_into()
+        .map_err(|_| FetchError::Malformed("fetch gave no response".into()))?;
+    let declared = response
+        .headers()
+        .get("Content-Length")
+        .ok()
+        .flatten()
+        .and_then(|l| l.parse::<usize>().ok());
+    if declared.is_some_and(|l| l > max_bytes) {
+        return Err(FetchError::Malformed(format!(
+            "body longer than {max_bytes} bytes"
+        )));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(unreachable)?)
+        .await
+        .map_err(unreachable)?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    if bytes.len() > max_bytes {
+        return Err(FetchError::Malformed(format!(
+            "body longer than {max_bytes} bytes"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| FetchError::Malformed("body is not UTF-8".into()))?;
+    Ok((response.status(), text))
+}
