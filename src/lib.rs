@@ -9,6 +9,8 @@ pub mod background;
 pub mod bot;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bot_match;
+#[cfg(target_arch = "wasm32")]
+pub mod browser_data;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]

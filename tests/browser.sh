@@ -2,8 +2,12 @@
 # The browser client in a real Chromium (Debian's `chromium`, driven by npm
 # `playwright-core`): builds the bundle (web/build.sh), serves it from a
 # real `reversi-signaling --web-dir`, and runs the scenarios of
-# web/e2e/run.mjs (all, or those named). Installs what a fresh Debian
-# machine lacks. Prints "browser: N passed, M failed".
+# web/e2e/run.mjs (all, or those named), some against native `reversi`
+# programs over real WebRTC. Everything runs in a network namespace of its
+# own with one (dummy) interface: WebRTC never offers loopback addresses,
+# so the browser and the native side meet on that interface's address.
+# Needs root (for the namespace). Installs what a fresh Debian machine
+# lacks. Prints "browser: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
@@ -26,19 +30,30 @@ bash web/build.sh
 cargo build --release -p reversi -p reversi-signaling --bins
 
 work=$(mktemp -d /tmp/reversi-browser.XXXXXX)
+ns="reversi-web-$$"
+addr=10.213.0.1
+port=3536
 server=
 cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null
-  rm -rf "$work"
+  ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+  ip netns del "$ns" 2>/dev/null
+  rm -rf "$work" /tmp/reversi-e2e-*
 }
 trap cleanup EXIT
 
-port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-"$target"/release/reversi-signaling --bind "127.0.0.1:$port" --db :memory: --web-dir web/dist \
+ip netns add "$ns"
+ip -n "$ns" link set lo up
+ip -n "$ns" link add web0 type dummy
+ip -n "$ns" addr add "$addr/24" dev web0
+ip -n "$ns" link set web0 up
+in_ns() { ip netns exec "$ns" "$@"; }
+
+in_ns "$target"/release/reversi-signaling --bind "$addr:$port" --db :memory: --web-dir web/dist \
   >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  in_ns bash -c "exec 3<>/dev/tcp/$addr/$port" 2>/dev/null && break
   sleep 0.1
 done
 
@@ -54,5 +69,7 @@ fs.writeFileSync(`${work}/damaged.log`, lines.join("\n"));
 JS
 audit=$("$target"/release/reversi audit "$work/damaged.log" 2>&1 || true)
 
-REVERSI_URL="http://127.0.0.1:$port/play/" REVERSI_DAMAGED="$work/damaged.log" REVERSI_AUDIT="$audit" \
+in_ns env REVERSI_URL="http://$addr:$port/play/" REVERSI_SERVER="ws://$addr:$port" \
+  REVERSI_BIN="$(cd "$target" && pwd)/release/reversi" \
+  REVERSI_DAMAGED="$work/damaged.log" REVERSI_AUDIT="$audit" \
   node web/e2e/run.mjs "$@"

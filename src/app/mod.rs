@@ -7,9 +7,7 @@ pub mod board_view;
 mod leaderboard_job;
 pub mod local_game;
 pub mod log_viewer;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod network_game;
-#[cfg(not(target_arch = "wasm32"))]
 mod online;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod watch_game;
@@ -28,10 +26,10 @@ use crate::engine::{
     Color, Outcome, Position, Preset, RuleOptions, Rules, Setup, Square, format_transcript,
     parse_transcript, replay,
 };
+use crate::net::room_code::RoomCode;
 use board_view::{BoardMarks, board};
 use local_game::LocalGame;
 use log_viewer::ViewedLog;
-#[cfg(not(target_arch = "wasm32"))]
 use network_game::NetworkGame;
 
 /// How long a flip animation takes.
@@ -181,9 +179,7 @@ pub const SETTINGS_KEY: &str = "reversi-settings";
 enum Screen {
     Home,
     Local(Box<LocalGame>),
-    #[cfg(not(target_arch = "wasm32"))]
     Network(Box<NetworkGame>),
-    #[cfg(not(target_arch = "wasm32"))]
     Join {
         code: String,
         error: Option<String>,
@@ -212,9 +208,12 @@ pub struct ReversiApp {
     #[cfg(not(target_arch = "wasm32"))]
     listen: SocketAddr,
     confirm_resign: bool,
+    /// Whether the join screen joins at once (a link said `autojoin`).
+    pending_join: bool,
+    /// Whether to host a game at once (a link said `host`).
+    pending_host: bool,
     /// The last network position seen, and the discs its move turned (for the flip animation).
-    #[cfg(not(target_arch = "wasm32"))]
-    seen: Option<(Position, crate::engine::Bitboard, std::time::Instant)>,
+    seen: Option<(Position, crate::engine::Bitboard, crate::platform::Instant)>,
     typed: String,
     message: Option<String>,
     seed: u64,
@@ -256,7 +255,8 @@ impl ReversiApp {
             #[cfg(not(target_arch = "wasm32"))]
             listen: "0.0.0.0:3536".parse().expect("valid"),
             confirm_resign: false,
-            #[cfg(not(target_arch = "wasm32"))]
+            pending_join: false,
+            pending_host: false,
             seen: None,
             typed: String::new(),
             message: None,
@@ -434,13 +434,11 @@ impl ReversiApp {
         let wide = ui.available_width() >= 2.0 * CARD_WIDTH + 24.0;
         let cards = |app: &mut ReversiApp, ui: &mut egui::Ui| {
             card(ui, |ui| app.computer_card(ui));
-            #[cfg(not(target_arch = "wasm32"))]
             card(ui, |ui| app.friend_section(ui));
         };
         if wide {
             ui.columns(2, |columns| {
                 columns[0].vertical_centered(|ui| card(ui, |ui| self.computer_card(ui)));
-                #[cfg(not(target_arch = "wasm32"))]
                 columns[1].vertical_centered(|ui| card(ui, |ui| self.friend_section(ui)));
             });
         } else {
@@ -903,10 +901,21 @@ fn flip_progress(
 
 /// Where the app stands, in a form a test or an assistive tool can read
 /// without looking at pixels (the browser mirrors it into the page).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct AppStatus {
-    /// `home`, `local`, `network`, `join`, `viewer`, `settings` or `watch`.
+    /// `home`, `game` (against the computer or over the network), `join`,
+    /// `viewer`, `settings` or `watch`.
     pub screen: &'static str,
+    /// Progress of a network game in words.
+    pub status: String,
+    /// The network game's room.
+    pub room: Option<String>,
+    /// The room code, while hosting.
+    pub code: Option<String>,
+    /// This side's colour in a game (`black`/`white`), once known.
+    pub my_color: Option<&'static str>,
+    /// The colour to move, while the game goes on.
+    pub to_move: Option<&'static str>,
     /// Whether a move of the person's is awaited.
     pub my_turn: bool,
     /// The squares the person may play now.
@@ -917,18 +926,27 @@ pub struct AppStatus {
     pub thinking: bool,
     /// The result in words, once the game is over.
     pub outcome: Option<String>,
+    /// Whether the game is over.
+    pub over: bool,
+    /// The result as `reversi board --json` gives it, once over.
+    pub result: Option<serde_json::Value>,
     /// What went wrong, if something did.
     pub error: Option<String>,
     /// The log viewer's verdict, when a log is open.
     pub viewed: Option<String>,
+    /// The hex SHA-256 of the network game's log bytes, when there is one.
+    pub log_sha256: Option<String>,
 }
 
 impl ReversiApp {
     /// Follows a link's fragment (the text after `#`): `computer` starts a
     /// game against the computer with the rules on Home, and takes
-    /// `&level=1..10` and `&color=black|white|random`. An empty fragment
-    /// does nothing; anything else is refused with the reason, which Home
-    /// shows too.
+    /// `&level=1..10` and `&color=black|white|random`; `host` hosts a game
+    /// with the rules on Home (`&name=NAME` too). A room code opens
+    /// the join screen with it filled in; with `&autojoin` it joins at
+    /// once, under the name `&name=NAME` if given (which is remembered).
+    /// An empty fragment does nothing; anything else is refused with the
+    /// reason, which Home shows too.
     pub fn open_link(&mut self, fragment: &str) -> Result<(), String> {
         let followed = self.follow_link(fragment);
         if let Err(e) = &followed {
@@ -945,7 +963,18 @@ impl ReversiApp {
         let mut parts = fragment.split('&');
         match parts.next() {
             Some("computer") => {}
-            _ => return Err(format!("the link names no game: #{fragment}")),
+            Some("host") => {
+                for part in parts {
+                    match part.split_once('=') {
+                        Some(("name", name)) => self.set_name_from_link(name)?,
+                        _ => return Err(format!("the link has an unknown part: {part}")),
+                    }
+                }
+                self.pending_host = true;
+                return Ok(());
+            }
+            Some(code) => return self.follow_invite(code, parts),
+            None => return Err(format!("the link names no game: #{fragment}")),
         }
         for part in parts {
             match part.split_once('=') {
@@ -965,6 +994,38 @@ impl ReversiApp {
             }
         }
         self.play_the_computer();
+        Ok(())
+    }
+
+    fn set_name_from_link(&mut self, name: &str) -> Result<(), String> {
+        let name = percent_decoded(name);
+        if name.trim().is_empty() || name.chars().count() > 40 {
+            return Err("a name in a link is 1–40 characters".into());
+        }
+        self.settings.name = name.trim().to_string();
+        Ok(())
+    }
+
+    /// An invite's fragment: the code, then `autojoin` and `name=NAME`.
+    fn follow_invite<'a>(
+        &mut self,
+        code: &str,
+        parts: impl Iterator<Item = &'a str>,
+    ) -> Result<(), String> {
+        let code = percent_decoded(code);
+        if let Err(e) = code.parse::<RoomCode>() {
+            return Err(format!("the link names no game: {e}"));
+        }
+        let mut autojoin = false;
+        for part in parts {
+            match part.split_once('=') {
+                None if part == "autojoin" => autojoin = true,
+                Some(("name", name)) => self.set_name_from_link(name)?,
+                _ => return Err(format!("the link has an unknown part: {part}")),
+            }
+        }
+        self.screen = Screen::Join { code, error: None };
+        self.pending_join = autojoin;
         Ok(())
     }
 
@@ -993,7 +1054,11 @@ impl ReversiApp {
             Screen::Home => {}
             Screen::Local(game) => {
                 let outcome = game.outcome();
-                status.screen = "local";
+                status.screen = "game";
+                status.my_color = Some(game.human.name());
+                status.to_move = game.position.to_move().map(Color::name);
+                status.over = outcome.is_some();
+                status.result = outcome.as_ref().map(crate::match_log::export::outcome_json);
                 status.my_turn = outcome.is_none() && game.human_to_move();
                 if status.my_turn {
                     status.legal = game
@@ -1010,10 +1075,14 @@ impl ReversiApp {
                     status.error = Some(failure.clone());
                 }
             }
-            #[cfg(not(target_arch = "wasm32"))]
-            Screen::Network(_) => status.screen = "network",
-            #[cfg(not(target_arch = "wasm32"))]
-            Screen::Join { .. } => status.screen = "join",
+            Screen::Network(game) => network_status(&mut status, &game.snapshot()),
+            Screen::Join { code, error } => {
+                status.screen = "join";
+                status.room = code.parse::<RoomCode>().ok().map(|c| c.room().to_string());
+                if error.is_some() {
+                    status.error = error.clone();
+                }
+            }
             #[cfg(not(target_arch = "wasm32"))]
             Screen::Watch { .. } => status.screen = "watch",
             Screen::Viewer { log, .. } => {
@@ -1027,6 +1096,82 @@ impl ReversiApp {
         }
         status
     }
+}
+
+/// `%XX` escapes and `+` decoded, as in a link's fragment (what does not
+/// decode is kept as it is).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| bytes.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], escaped) {
+            (_, Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b'+', None) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (byte, None) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A network game's part of the status.
+fn network_status(status: &mut AppStatus, snap: &network_game::NetSnapshot) {
+    status.screen = "game";
+    status.status = snap.status.clone();
+    status.code = snap.code.clone();
+    status.room = snap
+        .log
+        .as_ref()
+        .and_then(|log| log.file_stem())
+        .map(|room| room.to_string_lossy().into_owned());
+    status.my_color = snap.my_color.map(Color::name);
+    status.to_move = snap
+        .position
+        .as_ref()
+        .and_then(|p| p.to_move())
+        .filter(|_| snap.outcome.is_none())
+        .map(Color::name);
+    status.my_turn = snap.my_turn;
+    if let (true, Some(position)) = (snap.my_turn, &snap.position) {
+        status.legal = position
+            .legal_moves()
+            .squares()
+            .map(|s| s.to_string())
+            .collect();
+    }
+    status.moves = format_transcript(&snap.moves);
+    status.over = snap.outcome.is_some();
+    status.outcome = snap.outcome.as_ref().map(|o| o.to_string());
+    status.result = snap
+        .outcome
+        .as_ref()
+        .map(crate::match_log::export::outcome_json);
+    if snap.error.is_some() {
+        status.error = snap.error.clone();
+    }
+    status.log_sha256 = snap
+        .log
+        .as_deref()
+        .and_then(online::log_bytes)
+        .filter(|bytes| !bytes.is_empty())
+        .map(|bytes| {
+            use sha2::Digest as _;
+            data_encoding::HEXLOWER.encode(&sha2::Sha256::digest(&bytes))
+        });
 }
 
 /// Opens the desktop client's window and runs it until it is closed.
@@ -1054,6 +1199,9 @@ impl eframe::App for ReversiApp {
             egui::Theme::Light
         });
         fit_controls_to_screen(ctx);
+        if std::mem::take(&mut self.pending_host) {
+            self.host_as_set(ctx);
+        }
         #[cfg(not(target_arch = "wasm32"))]
         self.notice_your_move(ctx);
         #[cfg(not(target_arch = "wasm32"))]
@@ -1061,7 +1209,6 @@ impl eframe::App for ReversiApp {
         // A log file dropped anywhere but on a game opens in the viewer.
         let playing = match &self.screen {
             Screen::Local(_) => true,
-            #[cfg(not(target_arch = "wasm32"))]
             Screen::Network(_) => true,
             _ => false,
         };
@@ -1073,7 +1220,6 @@ impl eframe::App for ReversiApp {
         }
         let next = match &self.screen {
             Screen::Local(_) => self.local(ctx),
-            #[cfg(not(target_arch = "wasm32"))]
             Screen::Network(_) => self.network(ctx),
             _ => {
                 egui::CentralPanel::default()
@@ -1085,7 +1231,6 @@ impl eframe::App for ReversiApp {
                                         self.home(ui);
                                         None
                                     }
-                                    #[cfg(not(target_arch = "wasm32"))]
                                     Screen::Join { .. } => self.join(ui),
                                     Screen::Settings => self.settings_screen(ui),
                                     #[cfg(not(target_arch = "wasm32"))]

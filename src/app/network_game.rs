@@ -1,23 +1,30 @@
-//! A game over the network from the window: the session and its WebRTC
-//! driver run on their own thread with their own async runtime; the window
-//! sends moves over a channel and reads a snapshot that the driver's
-//! observer keeps current.
+//! A game over the network from the window: natively the session and its
+//! WebRTC driver run on their own thread with their own async runtime, in
+//! the browser on the page's event loop; either way the window sends
+//! moves over a channel and reads a snapshot that the driver's observer
+//! keeps current.
+//!
+//! Setting a game up differs (natively a data directory, log files and
+//! the embedded server; in the browser the page's storage and the server
+//! the page came from); playing it is the same code ([`play`]).
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
+use futures::FutureExt as _;
+
+#[cfg(not(target_arch = "wasm32"))]
 use crate::data_dir::DataDir;
 use crate::engine::{Color, Outcome, Position, Square};
-use crate::match_log::Seat;
-use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, Mover};
-use crate::net::embedded_server::start_embedded;
+use crate::net::game_store::GameStore;
 use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
-use crate::net::room_file::RoomFile;
+use crate::net::server_url::ServerUrl;
 use crate::net::session::{ColorQuestion, Event, HostTerms, Session};
 use crate::net::transport::IceServers;
 use crate::net::transport::Route;
@@ -49,7 +56,7 @@ pub struct NetSnapshot {
     pub error: Option<String>,
     /// Messages for the player, newest last.
     pub notices: Vec<String>,
-    /// The log file.
+    /// The log file (in the browser: the room whose stored log it is).
     pub log: Option<PathBuf>,
     /// Whether it is this side's move.
     pub my_turn: bool,
@@ -77,7 +84,7 @@ pub enum NetStart {
     Host(RulesProposal, u32),
     /// Join with a checked code.
     Join(RoomCode),
-    /// Resume a log.
+    /// Resume a log (in the browser: the room of a stored log).
     Resume(PathBuf),
     /// A rematch of the finished game in this log: propose it, or wait
     /// for the opponent's proposal.
@@ -99,8 +106,10 @@ pub struct NetSettings {
     /// ICE servers.
     pub ice: IceServers,
     /// Where the embedded server listens (tests use loopback).
+    #[cfg(not(target_arch = "wasm32"))]
     pub listen: SocketAddr,
     /// The data directory (key and logs).
+    #[cfg(not(target_arch = "wasm32"))]
     pub data_dir: DataDir,
 }
 
@@ -111,7 +120,7 @@ pub struct NetSettings {
 pub struct NetworkGame {
     snapshot: Arc<Mutex<NetSnapshot>>,
     actions: mpsc::Sender<Action>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    stop: Option<futures::channel::oneshot::Sender<()>>,
 }
 
 impl Drop for NetworkGame {
@@ -143,26 +152,18 @@ impl NetworkGame {
             ..NetSnapshot::default()
         }));
         let (tx, rx) = mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel();
+        let (stop, stopped) = futures::channel::oneshot::channel();
         let shared = snapshot.clone();
-        let wake = Arc::new(wake);
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(wake);
+        #[cfg(not(target_arch = "wasm32"))]
         std::thread::spawn(move || {
             let result = run(start, settings, rx, stopped, shared.clone(), wake.clone());
-            let mut s = shared.lock().unwrap_or_else(|p| p.into_inner());
-            match result {
-                Ok(outcome) => {
-                    s.outcome = Some(outcome);
-                    s.status = "game over".into();
-                }
-                Err(e) => {
-                    s.status = "stopped".into();
-                    s.error = Some(e);
-                }
-            }
-            s.my_turn = false;
-            s.question = None;
-            drop(s);
-            wake();
+            finish(&shared, &*wake, result);
+        });
+        #[cfg(target_arch = "wasm32")]
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = run_web(start, settings, rx, stopped, shared.clone(), wake.clone()).await;
+            finish(&shared, &*wake, result);
         });
         NetworkGame {
             snapshot,
@@ -204,19 +205,42 @@ impl NetworkGame {
     }
 }
 
+/// Shows how the game ended.
+fn finish(shared: &Mutex<NetSnapshot>, wake: &dyn Fn(), result: Result<Outcome, String>) {
+    let mut s = shared.lock().unwrap_or_else(|p| p.into_inner());
+    match result {
+        Ok(outcome) => {
+            s.outcome = Some(outcome);
+            s.status = "game over".into();
+        }
+        Err(e) => {
+            s.status = "stopped".into();
+            s.error = Some(e);
+        }
+    }
+    s.my_turn = false;
+    s.question = None;
+    drop(s);
+    wake();
+}
+
 fn set(shared: &Mutex<NetSnapshot>, wake: &(impl Fn() + ?Sized), f: impl FnOnce(&mut NetSnapshot)) {
     f(&mut shared.lock().unwrap_or_else(|p| p.into_inner()));
     wake();
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn run(
     start: NetStart,
     settings: NetSettings,
     actions: mpsc::Receiver<Action>,
-    stopped: tokio::sync::oneshot::Receiver<()>,
+    stopped: futures::channel::oneshot::Receiver<()>,
     shared: Arc<Mutex<NetSnapshot>>,
     wake: Arc<dyn Fn() + Send + Sync>,
 ) -> Result<Outcome, String> {
+    use crate::match_log::log_file::{LogWriter, read_log};
+    use crate::net::embedded_server::start_embedded;
+    use crate::net::room_file::RoomFile;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -334,112 +358,23 @@ fn run(
                 .write(&log)
                 .map_err(|e| format!("{}: {e}", RoomFile::path(&log).display()))?;
         }
-        set(&shared, &*wake, |s| s.log = Some(log.clone()));
         let log_file = log.clone();
-        let config = DriverConfig {
-            room_url: url,
-            ice: settings.ice.clone(),
-            ice_from_server: true,
-            log_path: log,
-            move_delay: std::time::Duration::ZERO,
-            first_peer_timeout,
-        };
         // Spectators follow the game in a stand-alone server's mailbox.
         let watch_server = match &embedded {
-            None => crate::net::server_url::ServerUrl::parse(&config.room_url).ok(),
+            None => ServerUrl::parse(&url).ok(),
             Some(_) => None,
         };
-        let mut driver = Driver::new(session, writer, config);
-        let observed = shared.clone();
-        let observer_wake = wake.clone();
-        driver.set_observer(move |session, link, route| {
-            let connected = *link == LinkStatus::Connected;
-            set(&observed, &*observer_wake, |s| {
-                s.link = Some(*link);
-                s.route = route.filter(|_| connected);
-                s.position = session.position().copied();
-                s.my_color = session.my_color();
-                s.moves = session
-                    .verifier()
-                    .map(|v| v.moves().iter().map(|m| m.square).collect())
-                    .unwrap_or_default();
-                s.deadline = session
-                    .deadline()
-                    .map(|(seat, at)| (seat == session.seat(), at));
-                s.my_turn = session.my_turn();
-                s.question = session.my_question();
-                s.rematch_offered = session.rematch_offered();
-                s.watch_code =
-                    watch_server
-                        .as_ref()
-                        .zip(session.records().first())
-                        .map(|(server, first)| {
-                            crate::net::watch::WatchCode {
-                                game_id: first.hash(),
-                                server: server.clone(),
-                            }
-                            .to_string()
-                        });
-                s.opponent_choosing = session
-                    .question()
-                    .is_some_and(|(seat, _)| seat != session.seat());
-                // The engine skips a player without a move; say so when the
-                // same colour moves twice running.
-                if let (Some(last), Some(position)) = (
-                    session.verifier().and_then(|v| v.moves().last().copied()),
-                    session.position(),
-                ) {
-                    let notice = format!("{} has no legal move and is skipped.", !last.color);
-                    if position.to_move() == Some(last.color) && s.notices.last() != Some(&notice) {
-                        s.notices.push(notice);
-                    }
-                }
-                s.status = match (connected, session.position().is_some()) {
-                    (false, _) if s.opponent.is_some() => "opponent offline — reconnecting".into(),
-                    (false, _) => s.status.clone(),
-                    (true, false) => "checking keys and flipping the coin".into(),
-                    (true, true) => "playing".into(),
-                };
-            });
-        });
-        let events = shared.clone();
-        let event_wake = wake.clone();
-        let mut on_event = move |event: &Event| {
-            set(&events, &*event_wake, |s| match event {
-                Event::PeerIdentified { name, fingerprint } => {
-                    s.opponent = Some((name.clone(), fingerprint.clone()))
-                }
-                Event::Started { color } => s
-                    .notices
-                    .push(format!("The colours are settled: you play {color}.")),
-                Event::Chose {
-                    mine,
-                    question,
-                    color,
-                } => {
-                    let who = if *mine { "You" } else { "The opponent" };
-                    s.notices.push(match question {
-                        ColorQuestion::TieWinner => {
-                            format!("{who} chose: an equal count wins for {color}.")
-                        }
-                        ColorQuestion::SeatColor => format!("{who} chose to play {color}."),
-                    });
-                }
-                Event::Rejected(r) => s.notices.push(format!("Rejected from the opponent: {r}")),
-                Event::PeerRejected(r) => s.notices.push(format!("The opponent rejected: {r}")),
-                Event::MoveRefused(r) => s.notices.push(format!("Not played: {r}")),
-                Event::Halted(r) => s.notices.push(format!("Game halted: {r}")),
-                Event::RematchOffered => s.notices.push("The opponent proposes a rematch.".into()),
-                Event::Ended(_) | Event::Recorded { .. } | Event::Acknowledged(_) => {}
-            });
+        let store = crate::net::game_store::LogFileStore::new(writer, log.clone());
+        let game = Prepared {
+            session,
+            store: Box::new(store),
+            url,
+            log,
+            first_peer_timeout,
+            watch_server,
+            ice: settings.ice.clone(),
         };
-        let mut mover = ChannelMover(actions);
-        // Records are written before they are sent, so stopping between
-        // two steps of the driver loses nothing.
-        let result = tokio::select! {
-            result = driver.run(&mut mover, &mut on_event) => result.map_err(|e| e.to_string()),
-            _ = stopped => Err("the window left the game".to_string()),
-        };
+        let result = play(game, actions, stopped, shared, wake).await;
         if let Some(server) = embedded {
             server.shutdown_handle().shutdown();
         }
@@ -447,7 +382,273 @@ fn run(
         if matches!(&result, Err(e) if e.contains(crate::net::session::REMATCH_DECLINED)) {
             crate::net::rematch::discard(&log_file);
         }
-        let _ = Seat::Host;
         result
     })
+}
+
+/// A game set up to be played: its session, where its records go, and
+/// where it is played.
+struct Prepared {
+    session: Session,
+    store: Box<dyn GameStore>,
+    url: String,
+    log: PathBuf,
+    first_peer_timeout: Option<std::time::Duration>,
+    /// Where spectators follow it (a stand-alone server's mailbox).
+    watch_server: Option<ServerUrl>,
+    ice: IceServers,
+}
+
+/// Plays a game set up natively or in the browser, keeping the snapshot
+/// current, until it ends or the window leaves it.
+async fn play(
+    game: Prepared,
+    actions: mpsc::Receiver<Action>,
+    stopped: futures::channel::oneshot::Receiver<()>,
+    shared: Arc<Mutex<NetSnapshot>>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+) -> Result<Outcome, String> {
+    let Prepared {
+        session,
+        store,
+        url,
+        log,
+        first_peer_timeout,
+        watch_server,
+        ice,
+    } = game;
+    set(&shared, &*wake, |s| s.log = Some(log.clone()));
+    let config = DriverConfig {
+        room_url: url,
+        ice,
+        ice_from_server: true,
+        log_path: log,
+        move_delay: std::time::Duration::ZERO,
+        first_peer_timeout,
+    };
+    let mut driver = Driver::with_store(session, store, config);
+    let observed = shared.clone();
+    let observer_wake = wake.clone();
+    driver.set_observer(move |session, link, route| {
+        let connected = *link == LinkStatus::Connected;
+        set(&observed, &*observer_wake, |s| {
+            s.link = Some(*link);
+            s.route = route.filter(|_| connected);
+            s.position = session.position().copied();
+            s.my_color = session.my_color();
+            s.moves = session
+                .verifier()
+                .map(|v| v.moves().iter().map(|m| m.square).collect())
+                .unwrap_or_default();
+            s.deadline = session
+                .deadline()
+                .map(|(seat, at)| (seat == session.seat(), at));
+            s.my_turn = session.my_turn();
+            s.question = session.my_question();
+            s.rematch_offered = session.rematch_offered();
+            s.watch_code = watch_code(watch_server.as_ref(), session);
+            s.opponent_choosing = session
+                .question()
+                .is_some_and(|(seat, _)| seat != session.seat());
+            // The engine skips a player without a move; say so when the
+            // same colour moves twice running.
+            if let (Some(last), Some(position)) = (
+                session.verifier().and_then(|v| v.moves().last().copied()),
+                session.position(),
+            ) {
+                let notice = format!("{} has no legal move and is skipped.", !last.color);
+                if position.to_move() == Some(last.color) && s.notices.last() != Some(&notice) {
+                    s.notices.push(notice);
+                }
+            }
+            s.status = match (connected, session.position().is_some()) {
+                (false, _) if s.opponent.is_some() => "opponent offline — reconnecting".into(),
+                (false, _) => s.status.clone(),
+                (true, false) => "checking keys and flipping the coin".into(),
+                (true, true) => "playing".into(),
+            };
+        });
+    });
+    let events = shared.clone();
+    let event_wake = wake.clone();
+    let mut on_event = move |event: &Event| {
+        set(&events, &*event_wake, |s| match event {
+            Event::PeerIdentified { name, fingerprint } => {
+                s.opponent = Some((name.clone(), fingerprint.clone()))
+            }
+            Event::Started { color } => s
+                .notices
+                .push(format!("The colours are settled: you play {color}.")),
+            Event::Chose {
+                mine,
+                question,
+                color,
+            } => {
+                let who = if *mine { "You" } else { "The opponent" };
+                s.notices.push(match question {
+                    ColorQuestion::TieWinner => {
+                        format!("{who} chose: an equal count wins for {color}.")
+                    }
+                    ColorQuestion::SeatColor => format!("{who} chose to play {color}."),
+                });
+            }
+            Event::Rejected(r) => s.notices.push(format!("Rejected from the opponent: {r}")),
+            Event::PeerRejected(r) => s.notices.push(format!("The opponent rejected: {r}")),
+            Event::MoveRefused(r) => s.notices.push(format!("Not played: {r}")),
+            Event::Halted(r) => s.notices.push(format!("Game halted: {r}")),
+            Event::RematchOffered => s.notices.push("The opponent proposes a rematch.".into()),
+            Event::Ended(_) | Event::Recorded { .. } | Event::Acknowledged(_) => {}
+        });
+    };
+    let mut mover = ChannelMover(actions);
+    // Records are written before they are sent, so stopping between
+    // two steps of the driver loses nothing.
+    let run = driver.run(&mut mover, &mut on_event).fuse();
+    let mut run = std::pin::pin!(run);
+    let mut stopped = stopped.fuse();
+    futures::select! {
+    result = run => result.map_err(|e| e.to_string()),
+    _ = stopped => Err("the window left the game".to_string()),
+    }
+}
+
+/// Sets a game up in the browser (the page's storage, and the signaling
+/// server named by the settings, the code, or the page's own origin),
+/// then plays it.
+#[cfg(target_arch = "wasm32")]
+async fn run_web(
+    start: NetStart,
+    settings: NetSettings,
+    actions: mpsc::Receiver<Action>,
+    stopped: futures::channel::oneshot::Receiver<()>,
+    shared: Arc<Mutex<NetSnapshot>>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+) -> Result<Outcome, String> {
+    use crate::browser_data::{self, BrowserLog};
+    let identity = browser_data::identity().map_err(|e| e.to_string())?;
+    let configured = || -> Result<Option<ServerUrl>, String> {
+        let text = settings.server_url.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        ServerUrl::parse(text)
+            .map(Some)
+            .map_err(|e| format!("signaling server in Settings: {e}"))
+    };
+    let page = || {
+        crate::platform::web::page_server()
+            .and_then(|s| ServerUrl::parse(&s).ok())
+            .ok_or_else(|| "this page has no address to play through".to_string())
+    };
+    // A room with a stored log goes on from it (a reload, or the link
+    // opened again): never a second, different log for one room.
+    let resume = |room: &str| -> Result<Option<(Session, BrowserLog, String)>, String> {
+        let Some(loaded) = browser_data::read_log(room).map_err(|e| e.to_string())? else {
+            return Ok(None);
+        };
+        if loaded.records.is_empty() {
+            return Ok(None);
+        }
+        let mut session =
+            Session::resume(identity.clone(), loaded.records.clone()).map_err(|e| e.to_string())?;
+        // A record this page signed may not have reached its storage:
+        // sign nothing until the opponent has said where the game stands.
+        session.hold_until_heads_agree();
+        let url = browser_data::room_url(room)
+            .ok_or_else(|| format!("no room is recorded for the stored game {room}"))?;
+        Ok(Some((session, BrowserLog::open(room, &loaded), url)))
+    };
+    let browser_error = |e: crate::net::game_store::StoreError| e.to_string();
+    let (session, store, url, room, first_peer_timeout) = match start {
+        NetStart::Host(proposal, deadline_secs) => {
+            let server = match configured()? {
+                Some(server) => server,
+                None => page()?,
+            };
+            let code = RoomCode::generate(
+                identity.public_key().fingerprint().as_compact(),
+                Some(server.clone()),
+            )
+            .map_err(|e| e.to_string())?;
+            let room = code.room().to_string();
+            set(&shared, &*wake, |s| {
+                s.code = Some(code.to_string());
+                s.status = "waiting for the opponent".into();
+            });
+            let terms = HostTerms {
+                proposal,
+                deadline_secs,
+            };
+            let session = Session::host(identity, settings.name.clone(), terms);
+            let store = BrowserLog::create(&room).map_err(browser_error)?;
+            (session, store, server.room_url(&room), room, None)
+        }
+        NetStart::Join(code) => {
+            let room = code.room().to_string();
+            match resume(&room)? {
+                Some((session, store, url)) => {
+                    set(&shared, &*wake, |s| s.status = "reconnecting".into());
+                    (session, store, url, room, None)
+                }
+                None => {
+                    let server = match (code.server(), configured()?) {
+                        (_, Some(server)) => server,
+                        (Some(server), None) => server.clone(),
+                        (None, None) => page()?,
+                    };
+                    set(&shared, &*wake, |s| s.status = "connecting".into());
+                    let session = Session::guest(
+                        identity,
+                        settings.name.clone(),
+                        code.host_fingerprint_prefix().into(),
+                        code.room().as_bytes().to_vec(),
+                    );
+                    let store = BrowserLog::create(&room).map_err(browser_error)?;
+                    let timeout = Some(std::time::Duration::from_secs(30));
+                    (session, store, server.room_url(&room), room, timeout)
+                }
+            }
+        }
+        NetStart::Resume(room) => {
+            let room = room.to_string_lossy().into_owned();
+            let (session, store, url) =
+                resume(&room)?.ok_or_else(|| format!("no game of room {room} is stored here"))?;
+            set(&shared, &*wake, |s| s.status = "reconnecting".into());
+            (session, store, url, room, None)
+        }
+        NetStart::Rematch { .. } => {
+            return Err("a rematch is not offered in the browser yet: host a new game".into());
+        }
+    };
+    browser_data::remember_room(&room, &url).map_err(browser_error)?;
+    let game = Prepared {
+        session,
+        store: Box::new(store),
+        watch_server: ServerUrl::parse(&url).ok(),
+        url,
+        log: PathBuf::from(room),
+        first_peer_timeout,
+        ice: settings.ice.clone(),
+    };
+    play(game, actions, stopped, shared, wake).await
+}
+
+/// The code spectators follow a game with (natively; the browser has no
+/// spectator screen yet).
+fn watch_code(server: Option<&ServerUrl>, session: &Session) -> Option<String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return server
+        .zip(session.records().first())
+        .map(|(server, first)| {
+            crate::net::watch::WatchCode {
+                game_id: first.hash(),
+                server: server.clone(),
+            }
+            .to_string()
+        });
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = (server, session);
+        None
+    }
 }

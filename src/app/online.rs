@@ -1,18 +1,22 @@
-//! Playing friends: hosting, joining, resuming and watching network
-//! games, *Your games* on Home, and the leaderboard. Native only for now:
-//! the network layer still needs threads, a tokio runtime and files.
+//! Playing friends: hosting, joining and resuming network games, and
+//! natively also watching them, *Your games* on Home, and the
+//! leaderboard (the browser has its own list of stored games).
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
 use std::time::Duration;
 
 use super::board_view::{BoardMarks, board};
 use super::network_game::{NetSettings, NetStart, NetworkGame};
 use super::{
-    ReversiApp, Screen, counts_line, end_panel, flip_progress, leaderboard_job, resign_buttons,
-    supply_line, turn_text, watch_game, your_games,
+    ReversiApp, Screen, counts_line, end_panel, flip_progress, resign_buttons, supply_line,
+    turn_text,
 };
+#[cfg(not(target_arch = "wasm32"))]
+use super::{leaderboard_job, watch_game, your_games};
+#[cfg(not(target_arch = "wasm32"))]
 use crate::data_dir::DataDir;
-use crate::engine::{Color, Square, format_transcript};
+use crate::engine::{Color, format_transcript};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::room_code::RoomCode;
 use crate::net::transport::IceServers;
@@ -29,13 +33,7 @@ impl ReversiApp {
             .add(egui::Button::new("Host a game").min_size(wide))
             .clicked()
         {
-            match crate::match_log::verify::parse_deadline(&self.settings.deadline) {
-                Ok(deadline) => match self.host_proposal() {
-                    Ok(proposal) => self.start_host(ui.ctx(), proposal, deadline),
-                    Err(e) => self.message = Some(e),
-                },
-                Err(e) => self.message = Some(e.to_string()),
-            }
+            self.host_as_set(ui.ctx());
         }
         if ui
             .add(egui::Button::new("Join a game").min_size(wide))
@@ -46,6 +44,7 @@ impl ReversiApp {
                 error: None,
             };
         }
+        #[cfg(not(target_arch = "wasm32"))]
         if ui.button("Watch a game").clicked() {
             self.screen = Screen::Watch {
                 code: String::new(),
@@ -70,6 +69,7 @@ impl ReversiApp {
             });
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Settings' leaderboard membership: joining or leaving asks the
     /// server, and the box shows what it answered.
     pub(super) fn leaderboard_setting(&mut self, ui: &mut egui::Ui) {
@@ -101,6 +101,17 @@ impl ReversiApp {
             }
         }
         self.leaderboard_status(ui);
+    }
+
+    /// Hosts a game with the rules and the deadline on Home.
+    pub(super) fn host_as_set(&mut self, ctx: &egui::Context) {
+        match crate::match_log::verify::parse_deadline(&self.settings.deadline) {
+            Ok(deadline) => match self.host_proposal() {
+                Ok(proposal) => self.start_host(ctx, proposal, deadline),
+                Err(e) => self.message = Some(e),
+            },
+            Err(e) => self.message = Some(e.to_string()),
+        }
     }
 
     /// Hosts a game with explicit rules and deadline (as the Host button does).
@@ -145,6 +156,7 @@ impl ReversiApp {
     }
 
     pub(super) fn net_settings(&self) -> Result<NetSettings, String> {
+        #[cfg(not(target_arch = "wasm32"))]
         let data_dir = DataDir::resolve(self.data_dir.as_deref()).map_err(|e| e.to_string())?;
         let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
         Ok(NetSettings {
@@ -160,7 +172,9 @@ impl ReversiApp {
                 username: non_empty(&self.settings.turn_user),
                 credential: non_empty(&self.settings.turn_password),
             },
+            #[cfg(not(target_arch = "wasm32"))]
             listen: self.listen,
+            #[cfg(not(target_arch = "wasm32"))]
             data_dir,
         })
     }
@@ -176,6 +190,7 @@ impl ReversiApp {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Starts Home's list of network games once this data directory has
     /// any (so a first run creates nothing).
     pub(super) fn start_your_games(&mut self, ctx: &egui::Context) {
@@ -202,6 +217,7 @@ impl ReversiApp {
         ));
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// *Your games*: opponent, rules, whose turn, time left; *Open* shows
     /// the position at once and plays on (live, and through the mailbox).
     pub(super) fn ongoing_games(&mut self, ui: &mut egui::Ui) {
@@ -257,6 +273,7 @@ impl ReversiApp {
 
     pub(super) fn join(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
         let settings = self.net_settings();
+        let autojoin = std::mem::take(&mut self.pending_join);
         let Screen::Join { code, error } = &mut self.screen else {
             return None;
         };
@@ -267,7 +284,23 @@ impl ReversiApp {
                 .hint_text("K7QF-M2XA-PZ4R-TB6H-C")
                 .desired_width(320.0),
         );
-        let submit = ui.button("Join").clicked()
+        if let Ok(checked) = code.parse::<RoomCode>() {
+            ui.label(format!(
+                "The host's key begins {}{}.",
+                checked.host_fingerprint_prefix(),
+                checked
+                    .server()
+                    .map_or(String::new(), |s| format!("; you meet through {s}"))
+            ));
+        }
+        ui.horizontal(|ui| {
+            ui.label("Your name:");
+            ui.add(egui::TextEdit::singleline(&mut self.settings.name).desired_width(200.0));
+        });
+        let submit = autojoin
+            || ui
+                .add(egui::Button::new("Join").min_size(egui::vec2(120.0, 44.0)))
+                .clicked()
             || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
         if let Some(e) = error {
             ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), e.as_str());
@@ -293,6 +326,7 @@ impl ReversiApp {
         None
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// The *Watch* screen: a code, then the game as a spectator sees it.
     pub(super) fn watch(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
         let Screen::Watch { code, error, game } = &mut self.screen else {
@@ -374,7 +408,7 @@ impl ReversiApp {
                 None => format!("Game over: a draw ({})", end.outcome.ending.describe()),
             });
         }
-        let moves: Vec<Square> = v.moves().iter().map(|m| m.square).collect();
+        let moves: Vec<crate::engine::Square> = v.moves().iter().map(|m| m.square).collect();
         if !moves.is_empty() {
             ui.monospace(format_transcript(&moves));
         }
@@ -390,6 +424,7 @@ impl ReversiApp {
         None
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Sends a request to the leaderboard of the server in Settings.
     pub(super) fn leaderboard_request(
         &mut self,
@@ -414,6 +449,7 @@ impl ReversiApp {
         ));
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// The leaderboard's last answer, shown.
     pub(super) fn leaderboard_status(&mut self, ui: &mut egui::Ui) {
         if let Some(said) = &self.leaderboard_said {
@@ -421,6 +457,7 @@ impl ReversiApp {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Takes the leaderboard's answer, once it is in.
     pub(super) fn poll_leaderboard(&mut self) {
         if let Some(answer) = self.leaderboard_job.as_ref().and_then(|j| j.poll()) {
@@ -446,8 +483,8 @@ impl ReversiApp {
         };
         let snap = game.snapshot();
         let mut next = None;
-        let mut submit = None;
-        let mut rematch = None;
+        let mut submit: Option<std::path::PathBuf> = None;
+        let mut rematch: Option<(std::path::PathBuf, bool)> = None;
         super::status_panel(ctx, |ui| {
             ui.heading("Online game");
             // Before the board, the code has the middle of the window.
@@ -474,7 +511,7 @@ impl ReversiApp {
                 });
             }
             if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) = snap.link {
-                ui.label(link.describe(std::time::Instant::now()));
+                ui.label(link.describe(crate::platform::Instant::now()));
                 ui.ctx().request_repaint_after(Duration::from_millis(500));
             }
             if let Some(position) = &snap.position {
@@ -531,28 +568,42 @@ impl ReversiApp {
             if let Some(outcome) = &snap.outcome {
                 end_panel(ui, outcome, snap.my_color, &snap.moves);
                 if let Some(log) = &snap.log {
-                    ui.label(format!("Signed log saved: {}", log.display()));
-                    if self.settings.leaderboard
-                        && self.leaderboard_job.is_none()
-                        && ui.button("Submit to the leaderboard").clicked()
+                    #[cfg(not(target_arch = "wasm32"))]
                     {
-                        submit = Some(log.clone());
-                    }
-                    if let Some(said) = &self.leaderboard_said {
-                        ui.label(said);
-                    }
-                    ui.horizontal(|ui| {
-                        if ui.button("Rematch").clicked() {
-                            rematch = Some((log.clone(), true));
+                        ui.label(format!("Signed log saved: {}", log.display()));
+                        if self.settings.leaderboard
+                            && self.leaderboard_job.is_none()
+                            && ui.button("Submit to the leaderboard").clicked()
+                        {
+                            submit = Some(log.clone());
                         }
-                        if ui.button("Wait for a rematch").clicked() {
-                            rematch = Some((log.clone(), false));
+                        if let Some(said) = &self.leaderboard_said {
+                            ui.label(said);
                         }
-                    });
+                        ui.horizontal(|ui| {
+                            if ui.button("Rematch").clicked() {
+                                rematch = Some((log.clone(), true));
+                            }
+                            if ui.button("Wait for a rematch").clicked() {
+                                rematch = Some((log.clone(), false));
+                            }
+                        });
+                    }
+                    let bytes = log_bytes(log);
                     if ui.button("Copy GGF").clicked() {
-                        match ggf_of_log(log) {
-                            Ok(ggf) => ui.ctx().copy_text(ggf),
-                            Err(e) => self.message = Some(e),
+                        match bytes.as_deref().map(ggf_of_log) {
+                            Some(Ok(ggf)) => ui.ctx().copy_text(ggf),
+                            Some(Err(e)) => self.message = Some(e),
+                            None => self.message = Some("the log is not there".into()),
+                        }
+                    }
+                    #[cfg(target_arch = "wasm32")]
+                    if ui.button("Download the signed log").clicked() {
+                        let name = format!("{}.log", log.display());
+                        if let Some(Err(e)) =
+                            bytes.map(|b| crate::platform::web::download(&name, &b))
+                        {
+                            self.message = Some(e);
                         }
                     }
                 }
@@ -577,7 +628,7 @@ impl ReversiApp {
                     self.seen = Some((
                         *position,
                         crate::engine::Bitboard(flipped),
-                        std::time::Instant::now(),
+                        crate::platform::Instant::now(),
                     ));
                 }
                 let animations = self.settings.animations;
@@ -604,7 +655,20 @@ impl ReversiApp {
                 ui.vertical_centered(|ui| {
                     ui.add_space(ui.available_height() / 5.0);
                     if let Some(code) = &snap.code {
-                        ui.label(egui::RichText::new("Read this code to your friend, or send it:").size(18.0));
+                        let link = code.parse::<RoomCode>().ok().and_then(|c| c.invite_link());
+                        if let Some(link) = &link {
+                            ui.label(egui::RichText::new("Send your friend this link:").size(18.0));
+                            ui.add_space(8.0);
+                            ui.add(
+                                egui::Label::new(egui::RichText::new(link).size(20.0).monospace().strong())
+                                    .selectable(true)
+                                    .wrap(),
+                            );
+                            ui.add_space(8.0);
+                            ui.label("or read them the code:");
+                        } else {
+                            ui.label(egui::RichText::new("Read this code to your friend, or send it:").size(18.0));
+                        }
                         ui.add_space(8.0);
                         ui.add(
                             egui::Label::new(egui::RichText::new(code).size(28.0).monospace().strong())
@@ -614,32 +678,41 @@ impl ReversiApp {
                         ui.horizontal(|ui| {
                             // Centred: the two buttons' width is known.
                             ui.add_space((ui.available_width() - 220.0).max(0.0) / 2.0);
-                            if ui.add(egui::Button::new("Copy code").min_size(egui::vec2(100.0, 36.0))).clicked() {
+                            if ui.add(egui::Button::new("Copy code").min_size(egui::vec2(100.0, 44.0))).clicked() {
                                 ui.ctx().copy_text(code.clone());
                             }
-                            if ui.add(egui::Button::new("Copy invite").min_size(egui::vec2(100.0, 36.0))).clicked() {
-                                ui.ctx().copy_text(format!(
+                            if ui.add(egui::Button::new("Copy invite").min_size(egui::vec2(100.0, 44.0))).clicked() {
+                                ui.ctx().copy_text(link.clone().unwrap_or_else(|| format!(
                                     "Play Reversi with me: open Reversi, choose Join a game and enter {code}"
-                                ));
+                                )));
                             }
                         });
                         ui.add_space(16.0);
-                        ui.label("They join from Reversi's Join a game. The board appears once you are connected and the coin is flipped.");
+                        ui.label(if link.is_some() {
+                            "The link opens the game in a browser, with nothing to install; with Reversi installed they can also paste it into Join a game. The board appears once you are connected and the coin is flipped."
+                        } else {
+                            "They join from Reversi's Join a game. The board appears once you are connected and the coin is flipped."
+                        });
                     } else {
                         ui.label("The board appears once both players are connected and the coin is flipped.");
                     }
                 });
             }
         });
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(log) = submit {
             self.leaderboard_request(ctx, leaderboard_job::Request::Submit(log));
         }
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some((log, propose)) = rematch {
             self.start_network(ctx, NetStart::Rematch { log, propose });
         }
+        #[cfg(target_arch = "wasm32")]
+        let _ = (submit.take(), rematch.take());
         next
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// When a listed game becomes this side's move: the window asks for
     /// attention (the taskbar flashes) and its title says so.
     pub(super) fn notice_your_move(&mut self, ctx: &egui::Context) {
@@ -665,9 +738,17 @@ impl ReversiApp {
     }
 }
 
-/// The GGF text of the log file at `path`, which must audit clean.
-fn ggf_of_log(path: &std::path::Path) -> Result<String, String> {
-    let bytes = crate::match_log::log_file::read_bounded(path).map_err(|e| e.to_string())?;
+/// The bytes of a network game's log: natively the file, in the browser
+/// the room's stored log.
+pub(super) fn log_bytes(log: &std::path::Path) -> Option<Vec<u8>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return crate::match_log::log_file::read_bounded(log).ok();
+    #[cfg(target_arch = "wasm32")]
+    return crate::browser_data::log_bytes(&log.to_string_lossy());
+}
+
+/// The GGF text of a log, which must audit clean.
+fn ggf_of_log(bytes: &[u8]) -> Result<String, String> {
     let (_, verifier) =
         crate::match_log::audit::audit_log_bytes(&bytes).map_err(|e| e.to_string())?;
     Ok(crate::match_log::export::ggf(&verifier))

@@ -7,9 +7,7 @@ use serde_json::{Value, json};
 
 use super::CliError;
 use super::rule_args::RuleArgs;
-use crate::engine::{
-    Color, Outcome, Position, Rules, Square, format_transcript, parse_transcript, replay,
-};
+use crate::engine::{Color, Position, Rules, Square, format_transcript, parse_transcript, replay};
 
 /// Arguments of `reversi board`.
 #[derive(Debug, Clone, Args)]
@@ -42,14 +40,7 @@ fn squares_json(squares: impl Iterator<Item = Square>) -> Value {
     squares.map(|sq| Value::String(sq.to_string())).collect()
 }
 
-/// The outcome as JSON: winner (or "draw"), score, how it ended.
-pub fn outcome_json(outcome: &Outcome) -> Value {
-    json!({
-        "winner": outcome.winner.map_or("draw", Color::name),
-        "score": { "black": outcome.score.black, "white": outcome.score.white },
-        "ending": outcome.ending.describe(),
-    })
-}
+pub use crate::match_log::export::outcome_json;
 
 fn board_json(rules: &Rules, position: &Position, moves: &[Square]) -> Value {
     let counts = position.counts();

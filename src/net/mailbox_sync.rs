@@ -264,7 +264,9 @@ impl MailboxSync {
             self.fetch = Some((
                 now,
                 !wait.is_zero(),
-                crate::platform::spawn(async move { mailbox.records_waiting(&game_id, from, wait).await }),
+                crate::platform::spawn(async move {
+                    mailbox.records_waiting(&game_id, from, wait).await
+                }),
             ));
         }
         fetched

@@ -130,6 +130,19 @@ impl RoomCode {
         self.server.as_ref()
     }
 
+    /// The invite link a friend opens in a browser: the server's page
+    /// `/play/` with the code in the fragment (which never reaches a
+    /// server's log); `None` when the code names no server.
+    pub fn invite_link(&self) -> Option<String> {
+        let server = self.server.as_ref()?;
+        let scheme = if server.is_tls() { "https" } else { "http" };
+        let short = RoomCode {
+            server: None,
+            ..self.clone()
+        };
+        Some(format!("{scheme}://{}/play/#{short}", server.authority()))
+    }
+
     /// Whether a full compact fingerprint begins with this code's prefix.
     pub fn matches_host(&self, compact_fingerprint: &str) -> bool {
         compact_fingerprint.starts_with(&self.host_fingerprint)
@@ -276,6 +289,41 @@ mod tests {
                 .replace('-', " ")
                 .parse::<RoomCode>(),
             Ok(without)
+        );
+    }
+
+    #[test]
+    fn a_code_with_a_server_makes_an_invite_link_that_reads_back_as_it() {
+        let lan = RoomCode::generate(
+            "abcdefghijklmnop",
+            Some(ServerUrl::from_socket_addr(
+                "192.168.1.20:3536".parse().unwrap(),
+            )),
+        )
+        .unwrap();
+        let link = lan.invite_link().unwrap();
+        assert!(
+            link.starts_with("http://192.168.1.20:3536/play/#"),
+            "{link}"
+        );
+        assert!(
+            !link.contains('@'),
+            "the link names the server once: {link}"
+        );
+        assert_eq!(link.parse::<RoomCode>().unwrap(), lan);
+        let public = RoomCode::generate(
+            "abcdefghijklmnop",
+            Some(ServerUrl::parse("wss://reversi.example").unwrap()),
+        )
+        .unwrap();
+        let link = public.invite_link().unwrap();
+        assert!(link.starts_with("https://reversi.example/play/#"), "{link}");
+        assert_eq!(link.parse::<RoomCode>().unwrap(), public);
+        assert_eq!(
+            RoomCode::generate("abcdefghijklmnop", None)
+                .unwrap()
+                .invite_link(),
+            None
         );
     }
 

@@ -473,7 +473,9 @@ impl Session {
     /// The colour question this side must answer now, if any.
     pub fn my_question(&self) -> Option<ColorQuestion> {
         match self.question()? {
-            (seat, question) if seat == self.me && self.halted.is_none() && !self.held_for_heads => {
+            (seat, question)
+                if seat == self.me && self.halted.is_none() && !self.held_for_heads =>
+            {
                 Some(question)
             }
             _ => None,

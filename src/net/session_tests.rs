@@ -487,7 +487,11 @@ fn a_resumed_host_that_lost_its_last_records_gets_them_back() {
 fn a_held_side_that_lost_its_last_move_signs_nothing_until_the_peer_gives_it_back() {
     let (host, guest) = started_pair();
     let (mut mover, mut other) = by_turn(host, guest);
-    let mover_id = if mover.seat() == Seat::Host { identity(1) } else { identity(2) };
+    let mover_id = if mover.seat() == Seat::Host {
+        identity(1)
+    } else {
+        identity(2)
+    };
     // The mover plays; its storage loses that record, the peer has it.
     let before = mover.records().to_vec();
     let outputs = mover.play(first_legal(&mover), T0 + 50_000).unwrap();
@@ -502,11 +506,18 @@ fn a_held_side_that_lost_its_last_move_signs_nothing_until_the_peer_gives_it_bac
         ActionError::WaitingForHeads,
         "signing the same turn again would be an equivocation"
     );
-    assert_eq!(reloaded.resign(T0 + 60_000).unwrap_err(), ActionError::WaitingForHeads);
+    assert_eq!(
+        reloaded.resign(T0 + 60_000).unwrap_err(),
+        ActionError::WaitingForHeads
+    );
     other.disconnected();
     connect(&mut reloaded, &mut other);
     assert!(!reloaded.waiting_for_heads());
-    assert_eq!(reloaded.records(), other.records(), "the lost move came back");
+    assert_eq!(
+        reloaded.records(),
+        other.records(),
+        "the lost move came back"
+    );
     assert!(reloaded.halted().is_none() && other.halted().is_none());
     play_out(&mut reloaded, &mut other, 5, 200);
     assert!(reloaded.outcome().is_some());

@@ -29,7 +29,9 @@ pub async fn sleep(duration: Duration) {
 pub async fn timeout<F: Future>(limit: Duration, future: F) -> Result<F::Output, Elapsed> {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        tokio::time::timeout(limit, future).await.map_err(|_| Elapsed)
+        tokio::time::timeout(limit, future)
+            .await
+            .map_err(|_| Elapsed)
     }
     #[cfg(target_arch = "wasm32")]
     {

@@ -196,6 +196,82 @@ pub async fn fetch(
             "body longer than {max_bytes} bytes"
         )));
     }
-    let text = String::from_utf8(bytes).map_err(|_| FetchError::Malformed("body is not UTF-8".into()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| FetchError::Malformed("body is not UTF-8".into()))?;
     Ok((response.status(), text))
+}
+
+/// The page's `localStorage`, if the browser lets this site have one.
+fn local_storage() -> Result<web_sys::Storage, String> {
+    web_sys::window()
+        .ok_or("no window")?
+        .local_storage()
+        .map_err(|e| format!("{e:?}"))?
+        .ok_or_else(|| "this browser keeps no storage for this site".to_string())
+}
+
+/// The text stored under `key`, if any.
+pub fn stored(key: &str) -> Option<String> {
+    local_storage().ok()?.get_item(key).ok().flatten()
+}
+
+/// Stores `value` under `key`; the reason when the browser refuses (the
+/// quota is full, or storage is off for this site).
+pub fn store(key: &str, value: &str) -> Result<(), String> {
+    local_storage()?.set_item(key, value).map_err(|e| {
+        js_sys::Reflect::get(&e, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .map_or_else(
+                || format!("{e:?}"),
+                |name| format!("{name}: the storage is full or off"),
+            )
+    })
+}
+
+/// The stored keys that start with `prefix`.
+pub fn stored_keys(prefix: &str) -> Vec<String> {
+    let Ok(storage) = local_storage() else {
+        return Vec::new();
+    };
+    let count = storage.length().unwrap_or(0);
+    (0..count)
+        .filter_map(|i| storage.key(i).ok().flatten())
+        .filter(|k| k.starts_with(prefix))
+        .collect()
+}
+
+/// Offers `bytes` to the person as a file named `name` (the browser's
+/// download).
+pub fn download(name: &str, bytes: &[u8]) -> Result<(), String> {
+    let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/octet-stream");
+    let blob =
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(js)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let anchor: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(js)?
+        .dyn_into()
+        .map_err(|_| "not an anchor")?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// The page's origin as a signaling server address (`ws://host:port` or
+/// `wss://host`), where the page was served from.
+pub fn page_server() -> Option<String> {
+    let location = web_sys::window()?.location();
+    let protocol = location.protocol().ok()?;
+    let host = location.host().ok()?;
+    let scheme = if protocol == "https:" { "wss" } else { "ws" };
+    Some(format!("{scheme}://{host}"))
 }

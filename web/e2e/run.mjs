@@ -1,12 +1,17 @@
 // The browser client in a real Chromium, driven by playwright-core.
 // tests/browser.sh starts the server and passes, in the environment:
 //   REVERSI_URL      the page (http://HOST:PORT/play/)
+//   REVERSI_SERVER   the same server for native programs (ws://HOST:PORT)
+//   REVERSI_BIN      the native `reversi`
 //   REVERSI_DAMAGED  a damaged log file, REVERSI_AUDIT what `reversi audit` said of it
 //   CHROMIUM         the browser (default /usr/bin/chromium)
 // Each scenario prints "ok NAME" or "FAILED NAME: why"; the last line is
 // "browser: N passed, M failed" and the exit status says whether all passed.
 import { chromium } from 'playwright-core';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { spawn, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createInterface } from 'node:readline';
 
 const url = process.env.REVERSI_URL;
 const only = process.argv.slice(2);
@@ -70,11 +75,122 @@ async function until(page, what, check, seconds = 60) {
   }
 }
 
+const bin = process.env.REVERSI_BIN;
+const server = process.env.REVERSI_SERVER;
+const children = [];
+process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
+
+/** A native `reversi` with its own data directory; resolves its stdout lines one by one. */
+function native(args) {
+  const data = mkdtempSync('/tmp/reversi-e2e-');
+  const child = spawn(bin, ['--data-dir', data, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, data, lines, exited, stderr: () => stderr };
+}
+
+function sha256(path) {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/** Plays the page's side (the first legal square, typed) until the game is over. */
+async function playToTheEnd(page, afterMoves) {
+  await page.locator('canvas').focus();
+  let s = await status(page);
+  let typed = 0;
+  for (;;) {
+    if (s.error) throw new Error(`the app says: ${s.error}`);
+    if (s.over) return s;
+    if (afterMoves && typed === afterMoves.at) {
+      await afterMoves.then();
+      afterMoves = null;
+      await page.locator('canvas').focus();
+    }
+    if (s.my_turn && s.legal.length) {
+      const before = s.moves;
+      await page.keyboard.type(s.legal[0]);
+      typed += 1;
+      s = await until(page, 'my move taken', (n) => n.moves !== before || n.over || n.error, 30);
+    } else {
+      s = await until(page, "the opponent's move", (n) => (n.my_turn && n.legal.length) || n.over || n.error, 120);
+    }
+  }
+}
+
+/** The native side's log audits clean and is byte for byte the page's. */
+async function sameLogs(page, log, s) {
+  const ours = sha256(log);
+  const theirs = await until(page, 'the log hash', (n) => n.log_sha256 === ours, 20)
+    .catch(() => { throw new Error(`log_sha256 ${s.log_sha256} is not the native log's ${ours}`); });
+  execFileSync(bin, ['audit', log], { stdio: 'pipe' });
+  console.log(`  ${theirs.outcome}; ${theirs.moves.length / 2} moves; both logs ${ours.slice(0, 16)}…, audited clean`);
+}
+
 const scenarios = {
+  // (a) A native host with its bot against a browser guest, to the end.
+  async browser_joins_a_native_host() {
+    const log = `${mkdtempSync('/tmp/reversi-e2e-')}/host.log`;
+    const host = native(['host', '--server', server, '--bot', '3', '--log', log, '--name', 'Native']);
+    const code = (await host.lines.next()).value;
+    const started = Date.now();
+    const { page, context } = await open(`#${code.split('@')[0]}&autojoin&name=Browser`);
+    await until(page, 'the colours', (s) => s.screen === 'game' && s.my_color, 60);
+    console.log(`  page load to colours drawn: ${Date.now() - started} ms`);
+    const s = await playToTheEnd(page);
+    if ((await host.exited) !== 0) throw new Error(`the host failed: ${host.stderr()}`);
+    await sameLogs(page, log, s);
+    await context.close();
+  },
+
+  // (b) The tab reloaded mid-game: it resumes from its stored log, and the game completes.
+  async a_reloaded_tab_resumes_the_game() {
+    const log = `${mkdtempSync('/tmp/reversi-e2e-')}/host.log`;
+    const host = native(['host', '--server', server, '--bot', '2', '--log', log, '--name', 'Native']);
+    const code = (await host.lines.next()).value;
+    const { page, context } = await open(`#${code}&autojoin&name=Browser`);
+    await until(page, 'the colours', (s) => s.screen === 'game' && s.my_color, 60);
+    let movesBefore = '';
+    const s = await playToTheEnd(page, {
+      at: 5,
+      then: async () => {
+        movesBefore = (await status(page)).moves;
+        await page.reload();
+        const back = await until(page, 'the game back', (n) => n.screen === 'game' && n.moves.length >= movesBefore.length, 60);
+        console.log(`  reloaded after ${movesBefore.length / 2} moves; back at ${back.moves.length / 2}`);
+      },
+    });
+    if (!movesBefore) throw new Error('the game ended before the reload');
+    if ((await host.exited) !== 0) throw new Error(`the host failed: ${host.stderr()}`);
+    await sameLogs(page, log, s);
+    await context.close();
+  },
+
+  // (c) The browser hosts on the stand-alone server; a native guest plays it;
+  // (d) a third browser finds the room full.
+  async browser_hosts_a_native_guest_and_a_third_is_refused() {
+    const { page, context } = await open('#host&name=Browser');
+    const hosting = await until(page, 'the code', (s) => s.code, 30);
+    const log = `${mkdtempSync('/tmp/reversi-e2e-')}/guest.log`;
+    const guest = native(['join', hosting.code, '--bot', '3', '--log', log, '--name', 'Native']);
+    await until(page, 'the colours', (s) => s.my_color, 60);
+    const third = await open(`#${hosting.code}&autojoin&name=Third`);
+    const refused = await until(third.page, 'the refusal', (s) => s.error, 60);
+    if (!/room is full/.test(refused.error)) throw new Error(`the third player was told: ${refused.error}`);
+    console.log(`  the third player: ${refused.error}`);
+    await third.context.close();
+    const s = await playToTheEnd(page);
+    if ((await guest.exited) !== 0) throw new Error(`the guest failed: ${guest.stderr()}`);
+    await sameLogs(page, log, s);
+    await context.close();
+  },
+
   // (e) The computer at level 10, to the end: the page keeps drawing while it thinks.
   async computer_at_level_10() {
     const { page, context, started } = await open('#computer&level=10&color=black');
-    const first = await until(page, 'the game', (s) => s.screen === 'local' && s.my_turn);
+    const first = await until(page, 'the game', (s) => s.screen === 'game' && s.my_turn);
     console.log(`  first board frame after ${Date.now() - started} ms`);
     await page.evaluate(() => { window.reversiGaps.measuring = true; window.reversiGaps.last = 0; });
     await page.locator('canvas').focus();

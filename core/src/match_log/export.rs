@@ -2,7 +2,7 @@
 
 use super::record::Seat;
 use super::verify::MatchVerifier;
-use crate::engine::{Color, Ending, Position, Rules};
+use crate::engine::{Color, Ending, Outcome, Position, Rules};
 
 /// GGF text must not contain its delimiters.
 fn ggf_text(text: &str) -> String {
@@ -73,4 +73,14 @@ pub fn ggf(v: &MatchVerifier) -> String {
     }
     out.push_str(";)");
     out
+}
+
+/// The outcome as JSON, as `reversi board --json`, `reversi audit --json`
+/// and the browser's status give it: winner (or "draw"), score, how it ended.
+pub fn outcome_json(outcome: &Outcome) -> serde_json::Value {
+    serde_json::json!({
+        "winner": outcome.winner.map_or("draw", Color::name),
+        "score": { "black": outcome.score.black, "white": outcome.score.white },
+        "ending": outcome.ending.describe(),
+    })
 }

@@ -1,0 +1,148 @@
+//! What the browser client keeps in the page's storage, as the native
+//! program keeps it in its data directory: the player's key, each game's
+//! log (the very bytes of a log file, one line per record) and the room
+//! it is played in.
+//!
+//! A log is stored whole under one key and rewritten with each record,
+//! so what is stored is always a complete log; a write the browser
+//! refuses (a full quota) stops the game before the record is sent.
+
+use crate::match_log::Record;
+use crate::match_log::identity::Identity;
+use crate::match_log::log_file::{LoadedLog, parse_log, record_line};
+use crate::net::game_store::{GameStore, StoreError};
+use crate::platform::web::{store, stored, stored_keys};
+
+const IDENTITY_KEY: &str = "reversi.identity";
+const LOG_PREFIX: &str = "reversi.log.";
+const ROOM_PREFIX: &str = "reversi.room.";
+
+/// Why the browser's data could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BrowserDataError {
+    /// The stored key is not one.
+    #[error("the key stored in this browser is damaged (expected 64 hex digits)")]
+    BadKey,
+    /// No key could be made or kept.
+    #[error("this browser could not make or keep your key: {0}")]
+    NoKey(String),
+    /// A stored log does not parse.
+    #[error("the log of room {room} stored in this browser is damaged: {reason}")]
+    BadLog {
+        /// The room.
+        room: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The player's key, created (and stored) on first use.
+pub fn identity() -> Result<Identity, BrowserDataError> {
+    if let Some(text) = stored(IDENTITY_KEY) {
+        let bytes = data_encoding::HEXLOWER_PERMISSIVE
+            .decode(text.trim().as_bytes())
+            .map_err(|_| BrowserDataError::BadKey)?;
+        let secret: [u8; 32] = bytes.try_into().map_err(|_| BrowserDataError::BadKey)?;
+        return Ok(Identity::from_secret_bytes(&secret));
+    }
+    let identity = Identity::generate().map_err(|e| BrowserDataError::NoKey(e.to_string()))?;
+    store(
+        IDENTITY_KEY,
+        &data_encoding::HEXLOWER.encode(&identity.secret_bytes()),
+    )
+    .map_err(BrowserDataError::NoKey)?;
+    Ok(identity)
+}
+
+/// The bytes of a room's stored log, if there is one.
+pub fn log_bytes(room: &str) -> Option<Vec<u8>> {
+    stored(&format!("{LOG_PREFIX}{room}")).map(String::into_bytes)
+}
+
+/// A room's stored log, read and checked line by line (`None`: none).
+pub fn read_log(room: &str) -> Result<Option<LoadedLog>, BrowserDataError> {
+    let Some(bytes) = log_bytes(room) else {
+        return Ok(None);
+    };
+    parse_log(&bytes)
+        .map(Some)
+        .map_err(|e| BrowserDataError::BadLog {
+            room: room.to_string(),
+            reason: e.to_string(),
+        })
+}
+
+/// The signaling address of the room a stored game is played in.
+pub fn room_url(room: &str) -> Option<String> {
+    stored(&format!("{ROOM_PREFIX}{room}"))
+}
+
+/// Remembers where a game is played.
+pub fn remember_room(room: &str, url: &str) -> Result<(), StoreError> {
+    store(&format!("{ROOM_PREFIX}{room}"), url).map_err(|reason| StoreError::Browser { reason })
+}
+
+/// The rooms of every stored game.
+pub fn rooms() -> Vec<String> {
+    let mut rooms: Vec<String> = stored_keys(LOG_PREFIX)
+        .into_iter()
+        .filter_map(|k| k.strip_prefix(LOG_PREFIX).map(str::to_string))
+        .collect();
+    rooms.sort();
+    rooms
+}
+
+/// A game's log in the page's storage.
+#[derive(Debug)]
+pub struct BrowserLog {
+    key: String,
+    /// The stored text (kept, so a record costs one write, not a read too).
+    text: String,
+}
+
+impl BrowserLog {
+    /// A new, empty log for `room` (replacing any stored one).
+    pub fn create(room: &str) -> Result<BrowserLog, StoreError> {
+        let log = BrowserLog {
+            key: format!("{LOG_PREFIX}{room}"),
+            text: String::new(),
+        };
+        store(&log.key, "").map_err(|reason| StoreError::Browser { reason })?;
+        Ok(log)
+    }
+
+    /// The stored log of `room` to go on with, cut to its complete lines.
+    pub fn open(room: &str, loaded: &LoadedLog) -> BrowserLog {
+        let key = format!("{LOG_PREFIX}{room}");
+        let mut text = stored(&key).unwrap_or_default();
+        text.truncate(loaded.intact_bytes.min(text.len()));
+        BrowserLog { key, text }
+    }
+}
+
+impl GameStore for BrowserLog {
+    fn append(&mut self, record: &Record) -> Result<(), StoreError> {
+        let mut text = self.text.clone();
+        text.push_str(&record_line(record));
+        store(&self.key, &text).map_err(|reason| StoreError::Browser { reason })?;
+        self.text = text;
+        Ok(())
+    }
+
+    fn save_evidence(&mut self, bytes: &[u8], reason: &str) {
+        // Kept beside the log, bounded: the last few, hex-encoded.
+        let key = format!("{}.evidence", self.key);
+        let mut kept: Vec<String> = stored(&key)
+            .map(|t| t.lines().map(str::to_string).collect())
+            .unwrap_or_default();
+        kept.push(format!(
+            "{} {}",
+            data_encoding::HEXLOWER.encode(bytes),
+            reason.replace('\n', " ")
+        ));
+        let start = kept.len().saturating_sub(16);
+        if let Err(e) = store(&key, &kept[start..].join("\n")) {
+            tracing::warn!("could not keep evidence ({reason}): {e}");
+        }
+    }
+}
