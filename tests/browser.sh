@@ -4,7 +4,7 @@
 # real `reversi-signaling --web-dir`, and runs the scenarios of
 # web/e2e/run.mjs (all, or those named), some against native `reversi`
 # programs over real WebRTC. Everything runs in a network namespace of its
-# own with one (dummy) interface: WebRTC never offers loopback addresses,
+# own with one interface (one end of a veth pair): WebRTC never offers loopback addresses,
 # so the browser and the native side meet on that interface's address.
 # Needs root (for the namespace). Installs what a fresh Debian machine
 # lacks. Prints "browser: N passed, M failed".
@@ -44,9 +44,12 @@ trap cleanup EXIT
 
 ip netns add "$ns"
 ip -n "$ns" link set lo up
-ip -n "$ns" link add web0 type dummy
+ip -n "$ns" link add web0 type veth peer name web1
+ip -n "$ns" link set web1 up
 ip -n "$ns" addr add "$addr/24" dev web0
 ip -n "$ns" link set web0 up
+# A default route, so the browser takes web0 for its network.
+ip -n "$ns" route add default dev web0
 in_ns() { ip netns exec "$ns" "$@"; }
 
 in_ns "$target"/release/reversi-signaling --bind "$addr:$port" --db :memory: --web-dir web/dist \

@@ -218,9 +218,33 @@ fn hosting_shows_a_code_and_a_copy_button() {
             .query_by_label("Status: waiting for the opponent")
             .is_some()
     );
-    // The code (and the address in it, of varying length) differs from
-    // run to run: its whole row is masked.
+    // The invite link a browser opens: the embedded server's page.
+    let link = code
+        .parse::<reversi::net::room_code::RoomCode>()
+        .unwrap()
+        .invite_link()
+        .expect("the embedded server's code names it");
+    assert!(link.contains("/play/#"), "{link}");
+    let link_shown = harness.get_by_label(&link).rect();
+    // The QR code beside it reads back as that link (as a phone's camera
+    // would read it off the screen).
+    let image = harness.render().expect("the window renders");
+    let mut prepared = rqrr::PreparedImage::prepare_from_greyscale(
+        image.width() as usize,
+        image.height() as usize,
+        |x, y| {
+            let [r, g, b, _] = image.get_pixel(x as u32, y as u32).0;
+            ((u32::from(r) + u32::from(g) + u32::from(b)) / 3) as u8
+        },
+    );
+    let grids = prepared.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code on the hosting screen");
+    let (_, decoded) = grids[0].decode().expect("the QR code decodes");
+    assert_eq!(decoded, link);
+    // The code and the link (and the address in them, of varying length)
+    // differ from run to run: their rows are masked.
     harness.mask(egui::Rect::from_x_y_ranges(0.0..=780.0, shown.y_range()));
+    harness.mask(egui::Rect::from_x_y_ranges(0.0..=780.0, link_shown.y_range()));
     harness.snapshot("hosting");
 }
 
@@ -366,7 +390,7 @@ fn a_link_starts_a_game_against_the_computer_and_a_bad_link_says_why() {
         h.state().status().my_turn
     });
     let status = harness.state().status();
-    assert_eq!(status.screen, "local");
+    assert_eq!(status.screen, "game");
     assert_eq!(
         status.moves.len(),
         2,

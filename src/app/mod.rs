@@ -9,6 +9,7 @@ pub mod local_game;
 pub mod log_viewer;
 pub mod network_game;
 mod online;
+mod qr_view;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod watch_game;
 #[cfg(not(target_arch = "wasm32"))]
@@ -481,7 +482,6 @@ impl ReversiApp {
                 self.screen = Screen::Settings;
             }
         });
-        #[cfg(not(target_arch = "wasm32"))]
         self.ongoing_games(ui);
     }
 

@@ -69,6 +69,43 @@ impl ReversiApp {
             });
     }
 
+    /// *Your games* in the browser: the games stored in this browser;
+    /// *Open* goes on with one (it reconnects, and signs nothing until
+    /// the opponent has confirmed where the game stands), *Download*
+    /// saves its signed log.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn ongoing_games(&mut self, ui: &mut egui::Ui) {
+        let rooms = crate::browser_data::rooms();
+        if rooms.is_empty() {
+            return;
+        }
+        ui.separator();
+        ui.strong("Your games in this browser");
+        let mut open = None;
+        egui::Grid::new("stored-games").striped(true).show(ui, |ui| {
+            for room in &rooms {
+                let (opponent, state, unfinished) = stored_game(room, &self.settings.name);
+                ui.label(opponent);
+                ui.label(state);
+                if unfinished && ui.button("Open").clicked() {
+                    open = Some(room.clone());
+                }
+                if ui.button("Download").clicked() {
+                    if let Some(bytes) = crate::browser_data::log_bytes(room) {
+                        if let Err(e) = crate::platform::web::download(&format!("{room}.log"), &bytes) {
+                            self.message = Some(e);
+                        }
+                    }
+                }
+                ui.end_row();
+            }
+        });
+        if let Some(room) = open {
+            let start = NetStart::Resume(std::path::PathBuf::from(room));
+            self.start_network(ui.ctx(), start);
+        }
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     /// Settings' leaderboard membership: joining or leaving asks the
     /// server, and the box shows what it answered.
@@ -665,6 +702,9 @@ impl ReversiApp {
                                     .wrap(),
                             );
                             ui.add_space(8.0);
+                            super::qr_view::qr_code(ui, link, 200.0);
+                            ui.small("A phone on this network opens it from the camera.");
+                            ui.add_space(8.0);
                             ui.label("or read them the code:");
                         } else {
                             ui.label(egui::RichText::new("Read this code to your friend, or send it:").size(18.0));
@@ -752,4 +792,57 @@ fn ggf_of_log(bytes: &[u8]) -> Result<String, String> {
     let (_, verifier) =
         crate::match_log::audit::audit_log_bytes(&bytes).map_err(|e| e.to_string())?;
     Ok(crate::match_log::export::ggf(&verifier))
+}
+
+/// A stored game's opponent, state in words, and whether it goes on;
+/// kept per room and log length, since checking a log's signatures on
+/// every frame would cost the page its frame rate.
+#[cfg(target_arch = "wasm32")]
+fn stored_game(room: &str, my_name: &str) -> (String, String, bool) {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    type Seen = HashMap<String, (usize, (String, String, bool))>;
+    thread_local! {
+        static SEEN: RefCell<Seen> = RefCell::default();
+    }
+    let length = crate::browser_data::log_bytes(room).map_or(0, |b| b.len());
+    if let Some(known) = SEEN.with(|s| {
+        s.borrow()
+            .get(room)
+            .filter(|(l, _)| *l == length)
+            .map(|(_, k)| k.clone())
+    }) {
+        return known;
+    }
+    let loaded = crate::browser_data::read_log(room);
+    let verifier = match &loaded {
+        Ok(Some(log)) => crate::match_log::verify_log(&log.records).ok(),
+        _ => None,
+    };
+    let opponent = verifier
+        .as_ref()
+        .and_then(|v| {
+            [crate::match_log::Seat::Host, crate::match_log::Seat::Guest]
+                .into_iter()
+                .filter_map(|seat| v.player(seat))
+                .map(|p| p.name.clone())
+                .find(|name| name != my_name)
+        })
+        .unwrap_or_else(|| room.to_string());
+    let state = match (&loaded, &verifier) {
+        (Err(e), _) => e.to_string(),
+        (_, Some(v)) => match v.end() {
+            Some(end) => end.outcome.to_string(),
+            None => format!("{} moves", v.moves().len()),
+        },
+        (Ok(Some(_)), None) => "does not verify".to_string(),
+        (Ok(None), None) => "not started".to_string(),
+    };
+    let unfinished = verifier.as_ref().is_some_and(|v| v.end().is_none());
+    let found = (opponent, state, unfinished);
+    SEEN.with(|s| {
+        s.borrow_mut()
+            .insert(room.to_string(), (length, found.clone()))
+    });
+    found
 }
