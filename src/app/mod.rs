@@ -1207,11 +1207,7 @@ impl eframe::App for ReversiApp {
         #[cfg(not(target_arch = "wasm32"))]
         self.poll_leaderboard();
         // A log file dropped anywhere but on a game opens in the viewer.
-        let playing = match &self.screen {
-            Screen::Local(_) => true,
-            Screen::Network(_) => true,
-            _ => false,
-        };
+        let playing = matches!(&self.screen, Screen::Local(_) | Screen::Network(_));
         if !playing {
             if let Some(file) = ctx.input(|i| i.raw.dropped_files.first().cloned()) {
                 self.screen = dropped_log(&file);

@@ -82,24 +82,28 @@ impl ReversiApp {
         ui.separator();
         ui.strong("Your games in this browser");
         let mut open = None;
-        egui::Grid::new("stored-games").striped(true).show(ui, |ui| {
-            for room in &rooms {
-                let (opponent, state, unfinished) = stored_game(room, &self.settings.name);
-                ui.label(opponent);
-                ui.label(state);
-                if unfinished && ui.button("Open").clicked() {
-                    open = Some(room.clone());
-                }
-                if ui.button("Download").clicked() {
-                    if let Some(bytes) = crate::browser_data::log_bytes(room) {
-                        if let Err(e) = crate::platform::web::download(&format!("{room}.log"), &bytes) {
-                            self.message = Some(e);
+        egui::Grid::new("stored-games")
+            .striped(true)
+            .show(ui, |ui| {
+                for room in &rooms {
+                    let (opponent, state, unfinished) = stored_game(room, &self.settings.name);
+                    ui.label(opponent);
+                    ui.label(state);
+                    if unfinished && ui.button("Open").clicked() {
+                        open = Some(room.clone());
+                    }
+                    if ui.button("Download").clicked() {
+                        if let Some(bytes) = crate::browser_data::log_bytes(room) {
+                            if let Err(e) =
+                                crate::platform::web::download(&format!("{room}.log"), &bytes)
+                            {
+                                self.message = Some(e);
+                            }
                         }
                     }
+                    ui.end_row();
                 }
-                ui.end_row();
-            }
-        });
+            });
         if let Some(room) = open {
             let start = NetStart::Resume(std::path::PathBuf::from(room));
             self.start_network(ui.ctx(), start);
@@ -790,7 +794,7 @@ pub(super) fn log_bytes(log: &std::path::Path) -> Option<Vec<u8>> {
 /// The GGF text of a log, which must audit clean.
 fn ggf_of_log(bytes: &[u8]) -> Result<String, String> {
     let (_, verifier) =
-        crate::match_log::audit::audit_log_bytes(&bytes).map_err(|e| e.to_string())?;
+        crate::match_log::audit::audit_log_bytes(bytes).map_err(|e| e.to_string())?;
     Ok(crate::match_log::export::ggf(&verifier))
 }
 
