@@ -1,5 +1,8 @@
 //! The signaling server a host runs inside itself when no server is
-//! configured, so two machines on one LAN need nothing else.
+//! configured, so two machines on one LAN need nothing else. When the
+//! program was built with the browser bundle (`web/build.sh` before
+//! `cargo build`), the server also serves the page at `/play/`, so a
+//! friend on the LAN opens the invite link on a phone and plays.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -27,11 +30,25 @@ pub fn lan_address() -> IpAddr {
         .unwrap_or(IpAddr::from([127, 0, 0, 1]))
 }
 
+include!(concat!(env!("OUT_DIR"), "/web_bundle.rs"));
+
+/// The browser bundle built into this program, if it was.
+pub fn built_in_bundle() -> Option<reversi_signaling::web_assets::WebAssets> {
+    reversi_signaling::web_assets::WebAssets::from_files(
+        WEB_BUNDLE
+            .iter()
+            .map(|(name, bytes)| (name.to_string(), bytes.to_vec())),
+    )
+}
+
 /// Starts the server on `listen` or, if that port is taken, on any free
 /// port of the same address. With an unspecified address (`0.0.0.0`) the
 /// code advertises this machine's LAN address.
 pub async fn start_embedded(listen: SocketAddr) -> Result<EmbeddedServer, String> {
-    let config = reversi_signaling::Config::default();
+    let config = reversi_signaling::Config {
+        web: built_in_bundle(),
+        ..reversi_signaling::Config::default()
+    };
     let retry = config.clone();
     let server = match reversi_signaling::start(listen, config).await {
         Ok(server) => server,

@@ -30,7 +30,7 @@ const browser = await chromium.launch({
 });
 
 /** A fresh page (its own storage), with the longest gap between animation frames recorded. */
-async function open(fragment) {
+async function open(fragment, base = url) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 720 } });
   const page = await context.newPage();
   page.on('console', (m) => { if (m.type() === 'error') console.error('page:', m.text()); });
@@ -55,7 +55,7 @@ async function open(fragment) {
     }).observe({ type: 'longtask', buffered: false });
   });
   const started = Date.now();
-  await page.goto(url + fragment);
+  await page.goto(base + fragment);
   return { page, context, started };
 }
 
@@ -163,6 +163,22 @@ const scenarios = {
       },
     });
     if (!movesBefore) throw new Error('the game ended before the reload');
+    if ((await host.exited) !== 0) throw new Error(`the host failed: ${host.stderr()}`);
+    await sameLogs(page, log, s);
+    await context.close();
+  },
+
+  // A desktop host on its embedded server (no stand-alone one): its invite
+  // link opens the page from the desktop itself, as on a LAN friend's phone.
+  async the_desktop_embedded_server_serves_the_page_of_its_invite() {
+    const log = `${mkdtempSync('/tmp/reversi-e2e-')}/host.log`;
+    const listen = `${new URL(url).hostname}:3600`;
+    const host = native(['host', '--listen', listen, '--bot', '1', '--log', log, '--name', 'Desktop']);
+    const code = (await host.lines.next()).value;
+    const [short, at] = code.split('@');
+    const { page, context } = await open(`#${short}&autojoin&name=Phone`, `http://${at}/play/`);
+    await until(page, 'the colours', (s) => s.screen === 'game' && s.my_color, 60);
+    const s = await playToTheEnd(page);
     if ((await host.exited) !== 0) throw new Error(`the host failed: ${host.stderr()}`);
     await sameLogs(page, log, s);
     await context.close();
