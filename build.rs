@@ -15,7 +15,10 @@ fn main() {
     if complete.is_file() {
         println!("cargo::rerun-if-changed=web/dist/SHA256SUMS");
         if native {
-            for entry in std::fs::read_dir(dist).expect("web/dist is readable").flatten() {
+            for entry in std::fs::read_dir(dist)
+                .expect("web/dist is readable")
+                .flatten()
+            {
                 let path = entry.path();
                 let name = entry.file_name().to_string_lossy().into_owned();
                 if path.is_file() && name != "SHA256SUMS" {

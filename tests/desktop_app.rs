@@ -259,7 +259,11 @@ fn joining_with_a_malformed_code_shows_the_error() {
     harness.run();
     // The first field is the code (the second, the player's name).
     let code_field = || Role::TextInput;
-    harness.get_all_by_role(code_field()).next().unwrap().focus();
+    harness
+        .get_all_by_role(code_field())
+        .next()
+        .unwrap()
+        .focus();
     harness.run();
     harness
         .get_all_by_role(code_field())

@@ -405,6 +405,18 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         }
         _ => routes,
     };
+    // A page served by one server may play a game whose code names
+    // another (a LAN host's, a public one): its fetches of /ice, /room and
+    // the mailbox are cross-origin. They carry no cookies or credentials,
+    // and what they read is public (signed records, room counts), so any
+    // origin may ask.
+    let routes = routes.layer(
+        tower_http::cors::CorsLayer::new()
+            .allow_origin(tower_http::cors::Any)
+            .allow_methods([axum::http::Method::GET, axum::http::Method::POST])
+            .allow_headers([axum::http::header::CONTENT_TYPE])
+            .max_age(std::time::Duration::from_secs(600)),
+    );
     if let Some(files) = tls_files {
         return start_tls(addr, files, routes, ours_tx, peers).await;
     }

@@ -114,3 +114,41 @@ async fn without_a_bundle_there_is_no_play_page() {
     let page = get(server.addr, "/play/", "").await;
     assert!(!page.starts_with("HTTP/1.1 200"), "{page}");
 }
+
+#[tokio::test]
+async fn a_page_from_another_origin_may_ask_the_plain_endpoints() {
+    let config = Config {
+        mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
+        ..Config::default()
+    };
+    let server = start("127.0.0.1:0".parse().unwrap(), config)
+        .await
+        .expect("server starts");
+    let addr = server.addr;
+    let origin = "Origin: http://192.168.1.20:3536\r\n";
+    let room = get(addr, "/room/ABCDEFGHIJK", origin).await;
+    assert!(room.starts_with("HTTP/1.1 200"), "{room}");
+    assert_eq!(header(&room, "access-control-allow-origin"), Some("*"));
+    // The mailbox's POST (a binary body) is asked about first.
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let preflight = format!(
+        "OPTIONS /mailbox/records HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{origin}\
+         Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\r\n"
+    );
+    stream.write_all(preflight.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let methods = header(&answer, "access-control-allow-methods").unwrap_or_default();
+    assert!(methods.contains("POST"), "{answer}");
+    let allowed = header(&answer, "access-control-allow-headers").unwrap_or_default();
+    assert!(
+        allowed.to_ascii_lowercase().contains("content-type"),
+        "{answer}"
+    );
+    // Without an Origin (a native client) nothing changes.
+    let plain = get(addr, "/room/ABCDEFGHIJK", "").await;
+    assert!(plain.starts_with("HTTP/1.1 200"), "{plain}");
+    server.shutdown_handle().shutdown();
+}
