@@ -5,7 +5,6 @@ use std::time::{Duration, Instant};
 
 use crate::bot::Bot;
 use crate::engine::{Color, Position, Rules, Square};
-use crate::random_player::RandomPlayer;
 
 /// The result of one bot game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,24 +19,7 @@ pub struct GameRecord {
     pub thinking: [(Duration, u32); 2],
 }
 
-/// A varied opening: `plies` random moves from the start, chosen by `seed`
-/// (fewer if the game ends).
-pub fn random_opening(rules: &Rules, seed: u64, plies: usize) -> Vec<Square> {
-    let mut random = RandomPlayer::new(seed);
-    let mut position = rules.start_position();
-    let mut moves = Vec::new();
-    while moves.len() < plies {
-        let Some(square) = random.choose(&position) else {
-            break;
-        };
-        let Ok(next) = position.play(square) else {
-            break;
-        };
-        moves.push(square);
-        position = next;
-    }
-    moves
-}
+pub use crate::random_player::random_opening;
 
 /// Plays `opening`, then the bots to the end; `bots[0]` plays Black.
 pub fn play_game(rules: &Rules, opening: &[Square], bots: [&mut Bot; 2]) -> GameRecord {

@@ -1,7 +1,7 @@
 //! A seeded random player: the same seed in the same position sequence always
 //! chooses the same moves. Used by tests, self-play and the weakest bot level.
 
-use crate::engine::{Position, Square};
+use crate::engine::{Position, Rules, Square};
 
 /// The SplitMix64 generator (Steele, Lea, Flood 2014), written out here
 /// rather than taken from `rand` so that the mapping from seed to game is
@@ -93,4 +93,23 @@ mod tests {
             "a random game usually fills most of the board"
         );
     }
+}
+
+/// A varied opening: `plies` random moves from the start, chosen by `seed`
+/// (fewer if the game ends).
+pub fn random_opening(rules: &Rules, seed: u64, plies: usize) -> Vec<Square> {
+    let mut random = RandomPlayer::new(seed);
+    let mut position = rules.start_position();
+    let mut moves = Vec::new();
+    while moves.len() < plies {
+        let Some(square) = random.choose(&position) else {
+            break;
+        };
+        let Ok(next) = position.play(square) else {
+            break;
+        };
+        moves.push(square);
+        position = next;
+    }
+    moves
 }

@@ -9,9 +9,9 @@ use clap::Args;
 use super::CliError;
 use super::rule_args::RuleArgs;
 use super::solve_command::{parse_positions, solve_line};
-use crate::bot_match::random_opening;
-use crate::engine::{Position, Rules, perft};
-use crate::search::{Limits, Searcher};
+use crate::engine::{Rules, perft};
+use crate::search::Searcher;
+use crate::search::benchmark::{midgame_positions, search_midgame_positions};
 
 /// FFO endgame test positions 40–59 (the first ten are benchmarked).
 const FFO_40_59: &str = include_str!("../../tests/data/ffo/fforum-40-59.obf");
@@ -38,20 +38,6 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-/// Fixed midgame positions: 20 plies from ten seeded random openings.
-fn midgame_positions() -> Vec<Position> {
-    let rules = Rules::default();
-    (1..=10u64)
-        .filter_map(|seed| {
-            let mut position = rules.start_position();
-            for sq in random_opening(&rules, seed, 20) {
-                position = position.play(sq).ok()?;
-            }
-            position.to_move().map(|_| position)
-        })
-        .collect()
-}
-
 /// Runs `reversi bench`, printing each part as it finishes.
 pub fn run(args: &BenchArgs) -> Result<String, CliError> {
     let runs = args.runs;
@@ -72,27 +58,12 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
 
     // Midgame search at a fixed depth.
     let positions = midgame_positions();
-    let limits = Limits {
-        depth: args.depth,
-        exact_empties: 0,
-        nodes: 0,
-        solve_nodes: 0,
-        noise: 0,
-        seed: 0,
-    };
     let mut rates = Vec::new();
     let mut nodes = 0;
     let mut secs = Vec::new();
     for _ in 0..runs {
-        let mut searcher = Searcher::new(20);
-        nodes = 0;
         let t = Instant::now();
-        for position in &positions {
-            searcher.clear();
-            nodes += searcher
-                .think(position, &limits, None)
-                .map_or(0, |thought| thought.nodes);
-        }
+        nodes = search_midgame_positions(&positions, args.depth);
         let elapsed = t.elapsed().as_secs_f64().max(1e-9);
         secs.push(elapsed);
         rates.push(nodes as f64 / elapsed);

@@ -12,6 +12,7 @@
 //! [`Searcher::think`] is the entry point for a game position; [`hint`]
 //! answers the client's "what would you play here?".
 
+pub mod benchmark;
 pub mod board;
 pub mod endgame;
 pub mod eval;

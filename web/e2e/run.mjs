@@ -236,6 +236,29 @@ const scenarios = {
     await context.close();
   },
 
+  // The bot's search in wasm against native: the same positions and depth as
+  // `reversi bench`, node for node; medians of three runs each.
+  async search_speed_in_wasm_against_native() {
+    const depth = 8;
+    const { page, context } = await open('');
+    await until(page, 'home', (s) => s.screen === 'home');
+    const web = [];
+    for (let i = 0; i < 3; i++) web.push(JSON.parse(await page.evaluate((d) => window.reversiBench(d), depth)));
+    const said = execFileSync(bin, ['bench', '--runs', '3', '--perft-depth', '1', '--depth', String(depth), '--ffo', '0'], { encoding: 'utf8' });
+    const line = said.split('\n').find((l) => l.startsWith('midgame search'));
+    const [, nativeNodes, nativeSecs] = line.match(/: (\d+) nodes, median ([\d.]+) s/);
+    const webMs = web.map((r) => r.ms).sort((a, b) => a - b)[1];
+    if (web.some((r) => String(r.nodes) !== nativeNodes)) {
+      throw new Error(`wasm searched ${web.map((r) => r.nodes)} nodes, native ${nativeNodes}: the search is not the same`);
+    }
+    const wasmRate = Number(nativeNodes) / webMs / 1000;
+    const nativeRate = Number(nativeNodes) / Number(nativeSecs) / 1e6;
+    console.log(`  depth ${depth} on 10 positions, ${nativeNodes} nodes: wasm median ${webMs.toFixed(0)} ms ` +
+      `(${wasmRate.toFixed(2)} M nodes/s), native ${(Number(nativeSecs) * 1000).toFixed(0)} ms ` +
+      `(${nativeRate.toFixed(2)} M nodes/s); wasm/native ${(wasmRate / nativeRate).toFixed(2)}`);
+    await context.close();
+  },
+
   // (f) A damaged log dropped on the page: the viewer shows what `reversi audit` says.
   async damaged_log_dropped() {
     const { page, context } = await open('');
