@@ -75,6 +75,25 @@ impl RandomPlayer {
     }
 }
 
+/// A varied opening: `plies` random moves from the start, chosen by `seed`
+/// (fewer if the game ends).
+pub fn random_opening(rules: &Rules, seed: u64, plies: usize) -> Vec<Square> {
+    let mut random = RandomPlayer::new(seed);
+    let mut position = rules.start_position();
+    let mut moves = Vec::new();
+    while moves.len() < plies {
+        let Some(square) = random.choose(&position) else {
+            break;
+        };
+        let Ok(next) = position.play(square) else {
+            break;
+        };
+        moves.push(square);
+        position = next;
+    }
+    moves
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,23 +112,4 @@ mod tests {
             "a random game usually fills most of the board"
         );
     }
-}
-
-/// A varied opening: `plies` random moves from the start, chosen by `seed`
-/// (fewer if the game ends).
-pub fn random_opening(rules: &Rules, seed: u64, plies: usize) -> Vec<Square> {
-    let mut random = RandomPlayer::new(seed);
-    let mut position = rules.start_position();
-    let mut moves = Vec::new();
-    while moves.len() < plies {
-        let Some(square) = random.choose(&position) else {
-            break;
-        };
-        let Ok(next) = position.play(square) else {
-            break;
-        };
-        moves.push(square);
-        position = next;
-    }
-    moves
 }

@@ -236,6 +236,30 @@ const scenarios = {
     await context.close();
   },
 
+  // A full storage quota: hosting says why and how to go on, and what was
+  // stored before (the player's key) is still there.
+  async a_full_storage_quota_is_named_and_loses_nothing() {
+    const { page, context } = await open('#host&name=Full');
+    await until(page, 'the code', (s) => s.code, 30);
+    const key = await page.evaluate(() => localStorage.getItem('reversi.identity'));
+    if (!key) throw new Error('no key was stored');
+    await page.evaluate(() => {
+      // Fill what is left, in halving chunks, until not one more character fits.
+      let chunk = 'x'.repeat(1 << 20);
+      for (let i = 0; chunk.length > 0; i++) {
+        try { localStorage.setItem(`filler.${i}`, chunk); } catch { chunk = chunk.slice(chunk.length / 2); }
+      }
+    });
+    await page.goto('about:blank');
+    await page.goto(url + '#host&name=Full');
+    const s = await until(page, 'the refusal', (n) => n.error, 30);
+    if (!/storage refused/.test(s.error) || !/reload/.test(s.error)) throw new Error(`the app says: ${s.error}`);
+    const after = await page.evaluate(() => localStorage.getItem('reversi.identity'));
+    if (after !== key) throw new Error('the stored key changed');
+    console.log(`  ${s.error.slice(0, 110)}…`);
+    await context.close();
+  },
+
   // The bot's search in wasm against native: the same positions and depth as
   // `reversi bench`, node for node; medians of three runs each.
   async search_speed_in_wasm_against_native() {
