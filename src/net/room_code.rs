@@ -295,7 +295,7 @@ mod tests {
     #[test]
     fn a_code_with_a_server_makes_an_invite_link_that_reads_back_as_it() {
         let lan = RoomCode::generate(
-            "abcdefghijklmnop",
+            "MFRGGZDFMZTWQ2LK",
             Some(ServerUrl::from_socket_addr(
                 "192.168.1.20:3536".parse().unwrap(),
             )),
@@ -312,7 +312,7 @@ mod tests {
         );
         assert_eq!(link.parse::<RoomCode>().unwrap(), lan);
         let public = RoomCode::generate(
-            "abcdefghijklmnop",
+            "MFRGGZDFMZTWQ2LK",
             Some(ServerUrl::parse("wss://reversi.example").unwrap()),
         )
         .unwrap();
@@ -320,7 +320,7 @@ mod tests {
         assert!(link.starts_with("https://reversi.example/play/#"), "{link}");
         assert_eq!(link.parse::<RoomCode>().unwrap(), public);
         assert_eq!(
-            RoomCode::generate("abcdefghijklmnop", None)
+            RoomCode::generate("MFRGGZDFMZTWQ2LK", None)
                 .unwrap()
                 .invite_link(),
             None
