@@ -12,7 +12,11 @@ fn main() {
     // build.sh writes SHA256SUMS last: a bundle is complete once it exists.
     let complete = dist.join("SHA256SUMS");
     let mut files = Vec::new();
-    if complete.is_file() {
+    if !native {
+        // The browser build embeds nothing: it must not rebuild whenever
+        // web/ changes (build.sh empties web/dist before it builds).
+        println!("cargo::rerun-if-changed=build.rs");
+    } else if complete.is_file() {
         println!("cargo::rerun-if-changed=web/dist/SHA256SUMS");
         if native {
             for entry in std::fs::read_dir(dist)

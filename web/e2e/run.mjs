@@ -247,7 +247,7 @@ const scenarios = {
       // Fill what is left, in halving chunks, until not one more character fits.
       let chunk = 'x'.repeat(1 << 20);
       for (let i = 0; chunk.length > 0; i++) {
-        try { localStorage.setItem(`filler.${i}`, chunk); } catch { chunk = chunk.slice(chunk.length / 2); }
+        try { localStorage.setItem(`filler.${i}`, chunk); } catch { chunk = chunk.slice(Math.ceil(chunk.length / 2)); }
       }
     });
     await page.goto('about:blank');
