@@ -172,7 +172,7 @@ pub struct Driver {
     evidence: u32,
     cutter: ConnectionCutter,
     observer: Option<Observer>,
-    observed: Option<(usize, LinkStatus, bool, Option<Route>)>,
+    observed: Option<(usize, LinkStatus, bool, Option<Route>, bool)>,
     /// Peers connected besides the current one, with what they sent.
     waiting: std::collections::HashMap<PeerId, Vec<Vec<u8>>>,
     /// The signaling server's ICE servers, when fetched, and until when to use them.
@@ -270,6 +270,8 @@ impl Driver {
             self.link.status(),
             self.session.halted().is_some(),
             self.route,
+            // A resumed side may sign again once the peer's hello came.
+            self.session.waiting_for_heads(),
         );
         if Some(now) != self.observed {
             self.observed = Some(now);

@@ -85,19 +85,30 @@ impl<T> Task<T> {
     }
 }
 
+/// Marks a task finished when dropped.
+struct MarkDone(Arc<AtomicBool>);
+
+impl Drop for MarkDone {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
 /// Wraps `future` so it reports into a [`Task`].
 fn wrap<F: Future>(future: F) -> (impl Future<Output = ()>, Task<F::Output>) {
     let (tx, rx) = oneshot::channel();
     let finished = Arc::new(AtomicBool::new(false));
     let (abort, registration) = AbortHandle::new_pair();
-    let done = Arc::clone(&finished);
+    let done = MarkDone(Arc::clone(&finished));
     let run = async move {
+        // Dropped last, after the send, so a finished task's result is
+        // there to take; dropped too when the future panics, so a task
+        // that died is never taken for one still running.
+        let _done = done;
         let output = Abortable::new(future, registration).await;
         if let Ok(output) = output {
             let _ = tx.send(output);
         }
-        // Set after the send, so a finished task's result is there to take.
-        done.store(true, Ordering::Release);
     };
     let task = Task {
         result: rx,
@@ -158,6 +169,20 @@ mod tests {
         task.abort();
         sleep(Duration::from_millis(1)).await;
         assert!(task.is_finished());
+        assert_eq!(task.try_take(), Some(Err(Stopped)));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_task_that_panics_is_finished_with_no_result() {
+        let mut task = spawn(async {
+            sleep(Duration::from_millis(10)).await;
+            if crate::platform::now_ms() > 0 {
+                panic!("the task dies");
+            }
+            7
+        });
+        sleep(Duration::from_secs(1)).await;
+        assert!(task.is_finished(), "a dead task is not running");
         assert_eq!(task.try_take(), Some(Err(Stopped)));
     }
 

@@ -108,6 +108,9 @@ async function playToTheEnd(page, afterMoves) {
       await afterMoves.then();
       afterMoves = null;
       await page.locator('canvas').focus();
+      // What was known before is stale now: look again.
+      s = await status(page);
+      continue;
     }
     if (s.my_turn && s.legal.length) {
       const before = s.moves;
