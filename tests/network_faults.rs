@@ -87,11 +87,15 @@ fn config(url: &str, log: PathBuf, delay: Duration) -> DriverConfig {
 }
 
 fn host_driver(dir: &TempDir, url: &str, delay: Duration) -> Driver {
+    host_driver_in(&dir.0, url, delay)
+}
+
+fn host_driver_in(dir: &std::path::Path, url: &str, delay: Duration) -> Driver {
     let terms = HostTerms {
         proposal: RulesProposal::fixed(Rules::default()),
         deadline_secs: 3600,
     };
-    let log = dir.0.join("host.log");
+    let log = dir.join("host.log");
     let session = Session::host(identity(1), "Ann".into(), terms);
     Driver::new(
         session,
@@ -321,15 +325,26 @@ async fn an_adversarial_peer_is_rejected_reason_by_reason_and_the_honest_side_ho
     let dir = TempDir::new("adversary");
     let server = server().await;
     let url = format!("ws://{}/evil-room-12", server.addr);
-    let mut honest = host_driver(&dir, &url, Duration::ZERO);
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
-    let honest_task = tokio::spawn(async move {
-        let result = honest
-            .run(&mut FirstMoveOnly, &mut |e| {
-                let _ = events_tx.send(e.clone());
-            })
-            .await;
-        (result, honest.session().records().len())
+    // The driver is not `Send` (a browser's sockets are not): it plays on
+    // a thread of its own, as the window's does.
+    let (done_tx, honest_task) = tokio::sync::oneshot::channel();
+    let honest_dir = dir.0.clone();
+    let honest_url = url.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let mut honest = host_driver_in(&honest_dir, &honest_url, Duration::ZERO);
+            let result = honest
+                .run(&mut FirstMoveOnly, &mut |e| {
+                    let _ = events_tx.send(e.clone());
+                })
+                .await;
+            let _ = done_tx.send((result, honest.session().records().len()));
+        });
     });
 
     let prefix = identity(1).public_key().fingerprint().as_compact()[..5].to_string();

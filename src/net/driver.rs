@@ -14,11 +14,11 @@ use matchbox_socket::PeerId;
 use super::game_store::{GameStore, LogFileStore, StoreError};
 use super::link::{GiveUp, LinkPolicy, LinkStatus};
 use super::session::{Event, Output, Session};
-use super::transport::{IceServers, Route, Transport, TransportEvent};
+use super::transport::{Connection, IceServers, Network, Route, TransportEvent, WebRtc};
 use crate::engine::{Color, Outcome, Square};
 use crate::match_log::Seat;
 use crate::match_log::log_file::LogWriter;
-use crate::platform::{Instant, Task, now_ms};
+use crate::platform::{Clock, Instant, SystemClock, Task};
 
 /// How long an ended game waits for the mailbox to take its last records.
 const FLUSH_WAIT: Duration = Duration::from_secs(5);
@@ -59,7 +59,7 @@ pub enum Action {
 }
 
 /// Chooses this side's moves (a person at a terminal, a bot, a test).
-pub trait Mover: Send {
+pub trait Mover {
     /// Called while it is this side's turn to move or to answer a colour
     /// question; returns an action when one is ready (never blocks).
     fn poll(&mut self, session: &Session) -> Option<Action>;
@@ -160,7 +160,11 @@ pub struct Driver {
     session: Session,
     store: Box<dyn GameStore>,
     config: DriverConfig,
-    transport: Option<Transport>,
+    transport: Option<Box<dyn Connection>>,
+    /// Opens the connections (WebRTC in a game).
+    network: Box<dyn Network>,
+    /// The time (the system's in a game).
+    clock: Box<dyn Clock>,
     peer: Option<PeerId>,
     link: LinkPolicy,
     ever_connected: bool,
@@ -212,7 +216,9 @@ impl Driver {
 
     /// The game's clock: the wall clock moved by the offset.
     fn now_ms(&self) -> u64 {
-        now_ms().saturating_add_signed(self.clock_offset_ms)
+        self.clock
+            .wall_ms()
+            .saturating_add_signed(self.clock_offset_ms)
     }
 
     /// A driver for `session`, appending to `writer` (the log file at
@@ -224,15 +230,36 @@ impl Driver {
 
     /// A driver for `session`, keeping its records in `store`.
     pub fn with_store(session: Session, store: Box<dyn GameStore>, config: DriverConfig) -> Driver {
+        Driver::with_network(
+            session,
+            store,
+            config,
+            Box::new(WebRtc),
+            Box::new(SystemClock),
+        )
+    }
+
+    /// A driver for `session` that keeps its records in `store`, connects
+    /// through `network` and keeps time by `clock` (how the tests run it
+    /// in memory on a clock of their own).
+    pub fn with_network(
+        session: Session,
+        store: Box<dyn GameStore>,
+        config: DriverConfig,
+        network: Box<dyn Network>,
+        clock: Box<dyn Clock>,
+    ) -> Driver {
+        let now = clock.now();
         Driver {
             session,
             store,
             transport: None,
+            network,
             peer: None,
-            link: LinkPolicy::new(Instant::now(), now_ms()),
+            link: LinkPolicy::new(now, clock.wall_ms()),
             clock_offset_ms: 0,
             ever_connected: false,
-            started: Instant::now(),
+            started: now,
             turn_since: None,
             ended_at: None,
             end_ack_at: None,
@@ -249,6 +276,7 @@ impl Driver {
             route: None,
             mailbox: super::mailbox_sync::MailboxSync::for_room(&config.room_url),
             config,
+            clock,
         }
     }
 
@@ -316,8 +344,9 @@ impl Driver {
                 return Err(DriverError::Halted(reason));
             }
             if let Some(outcome) = self.session.outcome() {
-                let ended = *self.ended_at.get_or_insert_with(Instant::now);
-                let waited = ended.elapsed();
+                let now = self.clock.now();
+                let ended = *self.ended_at.get_or_insert(now);
+                let waited = now.saturating_duration_since(ended);
                 let wrote_last = self
                     .session
                     .records()
@@ -352,7 +381,7 @@ impl Driver {
             self.notify_observer();
             match &mut self.transport {
                 Some(transport) => transport.wait(TICK).await,
-                None => crate::platform::sleep(TICK).await,
+                None => self.clock.sleep(TICK).await,
             }
         }
     }
@@ -364,7 +393,7 @@ impl Driver {
         if self.cutter.0.swap(false, Ordering::SeqCst) && self.transport.is_some() {
             self.lose_connection();
         }
-        if let Some(failure) = self.transport.as_mut().and_then(Transport::take_failure) {
+        if let Some(failure) = self.transport.as_mut().and_then(|t| t.take_failure()) {
             tracing::info!("connection ended: {failure}");
             // A full room will not empty itself for a third player. Only a
             // guest that holds no record yet can be that third player, and
@@ -374,7 +403,9 @@ impl Driver {
             // the newcomer once it has been silent for a few seconds. The
             // join's time limit ends the wait otherwise, with this answer.
             if !self.ever_connected && self.session.records().is_empty() {
-                let full = super::transport::room_peers(&self.config.room_url)
+                let full = self
+                    .network
+                    .room_status(&self.config.room_url)
                     .await
                     .is_some_and(|status| status.full);
                 if full && self.sockets_opened <= 1 {
@@ -386,14 +417,16 @@ impl Driver {
         }
         if !self.ever_connected {
             if let Some(limit) = self.config.first_peer_timeout {
-                if self.started.elapsed() > limit {
+                if self.clock.now().saturating_duration_since(self.started) > limit {
                     // Our own socket is one of the room's peers: a second
                     // one is the opponent, waiting for a path that never came.
                     if self.refused_full && self.session.records().is_empty() {
                         return Err(DriverError::Disconnected(ROOM_FULL.to_string()));
                     }
                     let opponent_there = self.transport.is_some()
-                        && super::transport::room_peers(&self.config.room_url)
+                        && self
+                            .network
+                            .room_status(&self.config.room_url)
                             .await
                             .is_some_and(|status| status.peers >= 2);
                     if !opponent_there {
@@ -407,7 +440,7 @@ impl Driver {
                 }
             }
         }
-        let now = Instant::now();
+        let now = self.clock.now();
         if let Some(transport) = &mut self.transport {
             if transport.admitted() && self.link.admitted() {
                 if let Some(sync) = &mut self.mailbox {
@@ -428,9 +461,9 @@ impl Driver {
             if let Some(ice) = self.ice_servers() {
                 self.ice_in_use = ice;
                 tracing::info!(room = %self.config.room_url, ice = self.ice_in_use.urls.len(), "connecting");
-                self.transport = Some(Transport::open(&self.config.room_url, &self.ice_in_use));
+                self.transport = Some(self.network.open(&self.config.room_url, &self.ice_in_use));
                 self.sockets_opened += 1;
-                self.link.opened(Instant::now());
+                self.link.opened(self.clock.now());
             }
         }
         Ok(())
@@ -449,7 +482,7 @@ impl Driver {
         let fresh = self
             .server_ice
             .as_ref()
-            .is_some_and(|(_, until)| Instant::now() < *until);
+            .is_some_and(|(_, until)| self.clock.now() < *until);
         if !fresh && self.ice_fetch.is_none() {
             let server = super::server_url::ServerUrl::parse(&self.config.room_url);
             let id = self.session.my_fingerprint().as_compact().to_string();
@@ -490,7 +523,7 @@ impl Driver {
                 } else {
                     ttl / 2
                 };
-                (servers, Instant::now() + keep)
+                (servers, self.clock.now() + keep)
             }
             Err(e) => {
                 tracing::warn!(
@@ -498,7 +531,7 @@ impl Driver {
                 );
                 (
                     IceServers::default(),
-                    Instant::now() + Duration::from_secs(30),
+                    self.clock.now() + Duration::from_secs(30),
                 )
             }
         });
@@ -544,7 +577,7 @@ impl Driver {
         if self.peer.take().is_some() {
             self.session.disconnected();
         }
-        self.link.closed(Instant::now());
+        self.link.closed(self.clock.now());
     }
 
     fn poll_transport(
@@ -570,7 +603,7 @@ impl Driver {
                     self.peer = None;
                     self.route = None;
                     self.session.disconnected();
-                    self.link.peer_left(Instant::now());
+                    self.link.peer_left(self.clock.now());
                     if let Some(&next) = self.waiting.keys().next() {
                         self.adopt(next, on_event)?;
                     } else if self.session.seat() == Seat::Guest {
@@ -586,7 +619,7 @@ impl Driver {
                     self.waiting.remove(&peer);
                 }
                 TransportEvent::Received(peer, bytes) if self.peer == Some(peer) => {
-                    self.link.heard(Instant::now());
+                    self.link.heard(self.clock.now());
                     let outputs = self.session.receive(&bytes, self.now_ms());
                     self.execute(outputs, on_event)?;
                 }
@@ -627,7 +660,7 @@ impl Driver {
     ) -> Result<(), DriverError> {
         self.peer = Some(peer);
         self.ever_connected = true;
-        self.link.connected(Instant::now());
+        self.link.connected(self.clock.now());
         let outputs = self.session.connected();
         self.execute(outputs, on_event)?;
         for bytes in self.waiting.remove(&peer).unwrap_or_default() {
@@ -640,13 +673,14 @@ impl Driver {
     /// After the end, repeats this side's acknowledgement every
     /// [`FINAL_ACK_EVERY`].
     fn confirm_the_end(&mut self) {
+        let now = self.clock.now();
         let due = self
             .end_ack_at
-            .is_none_or(|at| at.elapsed() >= FINAL_ACK_EVERY);
+            .is_none_or(|at| now.saturating_duration_since(at) >= FINAL_ACK_EVERY);
         if let (true, Some(transport), Some(peer)) = (due, &mut self.transport, self.peer) {
             if let Some(bytes) = self.session.heartbeat() {
                 transport.send(peer, bytes);
-                self.end_ack_at = Some(Instant::now());
+                self.end_ack_at = Some(now);
             }
         }
     }
@@ -657,19 +691,19 @@ impl Driver {
         let Some(bytes) = self.session.parting_message() else {
             return;
         };
-        let until = Instant::now() + FINAL_LINGER;
-        while Instant::now() < until {
+        let until = self.clock.now() + FINAL_LINGER;
+        while self.clock.now() < until {
             if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer) {
                 transport.send(peer, bytes.clone());
             }
-            crate::platform::sleep(FINAL_ACK_EVERY).await;
+            self.clock.sleep(FINAL_ACK_EVERY).await;
         }
     }
 
     /// Tells a connected opponent we are alive, once a second.
     fn send_heartbeat(&mut self) {
         if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer) {
-            if self.link.heartbeat_due(Instant::now()) {
+            if self.link.heartbeat_due(self.clock.now()) {
                 if let Some(bytes) = self.session.heartbeat() {
                     transport.send(peer, bytes);
                 }
@@ -689,8 +723,9 @@ impl Driver {
             self.turn_since = None;
             return Ok(());
         }
-        let since = *self.turn_since.get_or_insert_with(Instant::now);
-        if since.elapsed() < self.config.move_delay {
+        let now = self.clock.now();
+        let since = *self.turn_since.get_or_insert(now);
+        if now.saturating_duration_since(since) < self.config.move_delay {
             return Ok(());
         }
         let Some(action) = mover.poll(&self.session) else {
@@ -722,7 +757,7 @@ impl Driver {
     ) -> Result<(), DriverError> {
         // A quiet link counts as apart: after a short outage the mailbox
         // often delivers before the link's own retransmissions do.
-        let connected = self.peer.is_some() && !self.link.quiet(Instant::now());
+        let connected = self.peer.is_some() && !self.link.quiet(self.clock.now());
         let Some(sync) = &mut self.mailbox else {
             return Ok(());
         };
@@ -802,7 +837,12 @@ pub fn save_evidence(log_path: &Path, bytes: &[u8], reason: &str) {
     static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let dir = evidence_dir(log_path);
-    let stem = format!("{}-{:03}-{}", now_ms(), n, std::process::id());
+    let stem = format!(
+        "{}-{:03}-{}",
+        crate::platform::now_ms(),
+        n,
+        std::process::id()
+    );
     let saved = std::fs::create_dir_all(&dir)
         .and_then(|()| std::fs::write(dir.join(format!("{stem}.bin")), bytes))
         .and_then(|()| std::fs::write(dir.join(format!("{stem}.txt")), format!("{reason}\n")));
@@ -840,3 +880,7 @@ pub fn evidence_dir(log_path: &Path) -> PathBuf {
     name.push(".evidence");
     log_path.with_file_name(name)
 }
+
+#[cfg(test)]
+#[path = "driver_tests.rs"]
+mod tests;

@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use futures::StreamExt;
+use futures::future::LocalBoxFuture;
 use matchbox_socket::{
     MessageLoopFuture, PeerId, PeerState, RtcIceServerConfig, WebRtcChannel, WebRtcSocket,
 };
@@ -56,7 +57,83 @@ pub enum TransportEvent {
     Received(PeerId, Vec<u8>),
 }
 
-/// One socket in one room.
+/// Opens connections into a room: WebRTC through a signaling server in
+/// a game ([`WebRtc`]), memory in the driver's tests.
+pub trait Network {
+    /// Opens a socket into the room at `room_url`.
+    fn open(&mut self, room_url: &str, ice: &IceServers) -> Box<dyn Connection>;
+
+    /// Who is in the room, as the signaling server says (`None` when it
+    /// cannot say).
+    fn room_status(&self, room_url: &str) -> LocalBoxFuture<'static, Option<RoomStatus>>;
+}
+
+/// One socket in one room, as the driver uses it.
+pub trait Connection {
+    /// Waits until something arrives or `timeout` passes.
+    fn wait(&mut self, timeout: Duration) -> LocalBoxFuture<'_, ()>;
+
+    /// How a connected peer is reached, once known.
+    fn route(&self, peer: PeerId) -> Option<Route>;
+
+    /// Whether the signaling server has let this socket into the room.
+    fn admitted(&mut self) -> bool;
+
+    /// Why the socket ended, once it has (taken once).
+    fn take_failure(&mut self) -> Option<String>;
+
+    /// Everything that happened since the last poll, in arrival order,
+    /// with every peer reported connected before any of its packets.
+    fn poll(&mut self) -> Vec<TransportEvent>;
+
+    /// Sends bytes to a peer; a closed channel is not an error here (the
+    /// disconnect arrives as an event).
+    fn send(&mut self, peer: PeerId, bytes: Vec<u8>);
+}
+
+/// WebRTC data channels, with a `matchbox_signaling` server introducing
+/// the peers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WebRtc;
+
+impl Network for WebRtc {
+    fn open(&mut self, room_url: &str, ice: &IceServers) -> Box<dyn Connection> {
+        Box::new(Transport::open(room_url, ice))
+    }
+
+    fn room_status(&self, room_url: &str) -> LocalBoxFuture<'static, Option<RoomStatus>> {
+        let room_url = room_url.to_string();
+        Box::pin(async move { room_peers(&room_url).await })
+    }
+}
+
+impl Connection for Transport {
+    fn wait(&mut self, timeout: Duration) -> LocalBoxFuture<'_, ()> {
+        Box::pin(Transport::wait(self, timeout))
+    }
+
+    fn route(&self, peer: PeerId) -> Option<Route> {
+        Transport::route(self, peer)
+    }
+
+    fn admitted(&mut self) -> bool {
+        Transport::admitted(self)
+    }
+
+    fn take_failure(&mut self) -> Option<String> {
+        Transport::take_failure(self)
+    }
+
+    fn poll(&mut self) -> Vec<TransportEvent> {
+        Transport::poll(self)
+    }
+
+    fn send(&mut self, peer: PeerId, bytes: Vec<u8>) {
+        Transport::send(self, peer, bytes)
+    }
+}
+
+/// One WebRTC socket in one room.
 pub struct Transport {
     socket: WebRtcSocket,
     channel: WebRtcChannel,

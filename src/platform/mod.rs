@@ -15,10 +15,12 @@ pub use web_time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::thinking::{ThinkAnswer, ThinkError, ThinkJob};
 
+mod clock;
 mod tasks;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
+pub use clock::{Clock, SystemClock};
 pub use tasks::{Elapsed, Stopped, Task, sleep, spawn, timeout};
 
 /// Where a search's answer arrives.
