@@ -21,6 +21,7 @@ use crate::data_dir::DataDir;
 use crate::engine::{Color, Outcome, Position, Square};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, Mover};
+use crate::net::game_setup;
 use crate::net::game_store::GameStore;
 use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
@@ -68,6 +69,8 @@ pub struct NetSnapshot {
     pub watch_code: Option<String>,
     /// Whether the opponent proposes a rematch that waits for this side's answer.
     pub rematch_offered: bool,
+    /// The hex SHA-256 of the log's bytes, and the records it was taken at.
+    pub log_sha256: Option<(usize, String)>,
 }
 
 impl NetSnapshot {
@@ -256,73 +259,42 @@ fn run(
         let resuming = matches!(start, NetStart::Resume(_));
         let (session, writer, url, log, first_peer_timeout) = match start {
             NetStart::Host(proposal, deadline_secs) => {
-                let (server_url, advertised) = if settings.server_url.trim().is_empty() {
-                    let server = start_embedded(settings.listen).await?;
-                    let url = (
-                        server.local_url.clone(),
-                        Some(crate::net::server_url::ServerUrl::from_socket_addr(
-                            server.advertised,
-                        )),
-                    );
-                    embedded = Some(server.server);
-                    url
-                } else {
+                let (server_url, advertised) = match configured_server(&settings)? {
                     // The code names the server, so the guest needs nothing else.
-                    let server = crate::net::server_url::ServerUrl::parse(&settings.server_url)
-                        .map_err(|e| format!("signaling server in Settings: {e}"))?;
-                    (server.to_string(), Some(server))
+                    Some(server) => (server.clone(), Some(server)),
+                    None => {
+                        let server = start_embedded(settings.listen).await?;
+                        let local =
+                            ServerUrl::parse(&server.local_url).map_err(|e| e.to_string())?;
+                        embedded = Some(server.server);
+                        (local, Some(ServerUrl::from_socket_addr(server.advertised)))
+                    }
                 };
-                let code = RoomCode::generate(
-                    identity.public_key().fingerprint().as_compact(),
-                    advertised,
-                )
-                .map_err(|e| e.to_string())?;
-                let log = games.join(format!("{}.log", code.room()));
-                let url = format!("{}/{}", server_url.trim_end_matches('/'), code.room());
-                set(&shared, &*wake, |s| {
-                    s.code = Some(code.to_string());
-                    s.status = "waiting for the opponent".into();
-                });
                 let terms = HostTerms {
                     proposal,
                     deadline_secs,
                 };
-                let session = Session::host(identity, settings.name.clone(), terms);
+                let hosted =
+                    game_setup::host(identity, &settings.name, terms, &server_url, advertised)
+                        .map_err(|e| e.to_string())?;
+                let (code, session, url) = (hosted.code, hosted.session, hosted.room_url);
+                let log = games.join(format!("{}.log", code.room()));
+                set(&shared, &*wake, |s| {
+                    s.code = Some(code.to_string());
+                    s.status = "waiting for the opponent".into();
+                });
                 let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
                 (session, writer, url, log, None)
             }
             NetStart::Join(code) => {
-                let server_url = match code.server() {
-                    Some(server) if settings.server_url.trim().is_empty() => server.to_string(),
-                    _ if !settings.server_url.trim().is_empty() => {
-                        crate::net::server_url::ServerUrl::parse(&settings.server_url)
-                            .map_err(|e| format!("signaling server in Settings: {e}"))?
-                            .to_string()
-                    }
-                    _ => {
-                        return Err(
-                            "this code names no server: set the signaling server in Settings"
-                                .into(),
-                        );
-                    }
-                };
+                let server =
+                    game_setup::join_server(&code, configured_server(&settings)?, None, NO_SERVER)
+                        .map_err(|e| e.to_string())?;
                 let log = games.join(format!("{}.log", code.room()));
-                let url = format!("{}/{}", server_url.trim_end_matches('/'), code.room());
                 set(&shared, &*wake, |s| s.status = "connecting".into());
-                let session = Session::guest(
-                    identity,
-                    settings.name.clone(),
-                    code.host_fingerprint_prefix().into(),
-                    code.room().as_bytes().to_vec(),
-                );
+                let (session, url) = game_setup::join(identity, &settings.name, &code, &server);
                 let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
-                (
-                    session,
-                    writer,
-                    url,
-                    log,
-                    Some(std::time::Duration::from_secs(30)),
-                )
+                (session, writer, url, log, Some(game_setup::JOIN_WAIT))
             }
             NetStart::Rematch { log, propose } => {
                 let setup = crate::net::rematch::set_up(&log, identity, None, propose)
@@ -339,8 +311,8 @@ fn run(
             }
             NetStart::Resume(log) => {
                 let loaded = read_log(&log).map_err(|e| e.to_string())?;
-                let session =
-                    Session::resume(identity, loaded.records.clone()).map_err(|e| e.to_string())?;
+                let session = game_setup::resume(identity, loaded.records.clone(), false)
+                    .map_err(|e| e.to_string())?;
                 let room = RoomFile::read(&log);
                 let url = room
                     .room_url()
@@ -384,6 +356,20 @@ fn run(
         }
         result
     })
+}
+
+/// Where a player names a signaling server the code does not.
+const NO_SERVER: &str = "set the signaling server in Settings";
+
+/// The signaling server set in Settings, checked; `None` when none is set.
+fn configured_server(settings: &NetSettings) -> Result<Option<ServerUrl>, String> {
+    let text = settings.server_url.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    ServerUrl::parse(text)
+        .map(Some)
+        .map_err(|e| format!("signaling server in Settings: {e}"))
 }
 
 /// A game set up to be played: its session, where its records go, and
@@ -447,6 +433,20 @@ async fn play(
             s.question = session.my_question();
             s.rematch_offered = session.rematch_offered();
             s.watch_code = watch_code(watch_server.as_ref(), session);
+            // Hashed here, when the log has grown, not on every frame.
+            let records = session.records().len();
+            if s.log_sha256.as_ref().is_none_or(|(n, _)| *n != records) {
+                let hash = s
+                    .log
+                    .as_deref()
+                    .and_then(super::online::log_bytes)
+                    .filter(|bytes| !bytes.is_empty())
+                    .map(|bytes| {
+                        use sha2::Digest as _;
+                        data_encoding::HEXLOWER.encode(&sha2::Sha256::digest(&bytes))
+                    });
+                s.log_sha256 = hash.map(|hash| (records, hash));
+            }
             s.opponent_choosing = session
                 .question()
                 .is_some_and(|(seat, _)| seat != session.seat());
@@ -526,15 +526,7 @@ async fn run_web(
 ) -> Result<Outcome, String> {
     use crate::browser_data::{self, BrowserLog};
     let identity = browser_data::identity().map_err(|e| e.to_string())?;
-    let configured = || -> Result<Option<ServerUrl>, String> {
-        let text = settings.server_url.trim();
-        if text.is_empty() {
-            return Ok(None);
-        }
-        ServerUrl::parse(text)
-            .map(Some)
-            .map_err(|e| format!("signaling server in Settings: {e}"))
-    };
+    let configured = || configured_server(&settings);
     let page = || {
         crate::platform::web::page_server()
             .and_then(|s| ServerUrl::parse(&s).ok())
@@ -549,11 +541,10 @@ async fn run_web(
         if loaded.records.is_empty() {
             return Ok(None);
         }
-        let mut session =
-            Session::resume(identity.clone(), loaded.records.clone()).map_err(|e| e.to_string())?;
         // A record this page signed may not have reached its storage:
         // sign nothing until the opponent has said where the game stands.
-        session.hold_until_heads_agree();
+        let session = game_setup::resume(identity.clone(), loaded.records.clone(), true)
+            .map_err(|e| e.to_string())?;
         let url = browser_data::room_url(room)
             .ok_or_else(|| format!("no room is recorded for the stored game {room}"))?;
         Ok(Some((session, BrowserLog::open(room, &loaded), url)))
@@ -565,23 +556,25 @@ async fn run_web(
                 Some(server) => server,
                 None => page()?,
             };
-            let code = RoomCode::generate(
-                identity.public_key().fingerprint().as_compact(),
-                Some(server.clone()),
-            )
-            .map_err(|e| e.to_string())?;
-            let room = code.room().to_string();
-            set(&shared, &*wake, |s| {
-                s.code = Some(code.to_string());
-                s.status = "waiting for the opponent".into();
-            });
             let terms = HostTerms {
                 proposal,
                 deadline_secs,
             };
-            let session = Session::host(identity, settings.name.clone(), terms);
+            let hosted = game_setup::host(
+                identity,
+                &settings.name,
+                terms,
+                &server,
+                Some(server.clone()),
+            )
+            .map_err(|e| e.to_string())?;
+            let room = hosted.code.room().to_string();
+            set(&shared, &*wake, |s| {
+                s.code = Some(hosted.code.to_string());
+                s.status = "waiting for the opponent".into();
+            });
             let store = BrowserLog::create(&room).map_err(browser_error)?;
-            (session, store, server.room_url(&room), room, None)
+            (hosted.session, store, hosted.room_url, room, None)
         }
         NetStart::Join(code) => {
             let room = code.room().to_string();
@@ -591,21 +584,13 @@ async fn run_web(
                     (session, store, url, room, None)
                 }
                 None => {
-                    let server = match (code.server(), configured()?) {
-                        (_, Some(server)) => server,
-                        (Some(server), None) => server.clone(),
-                        (None, None) => page()?,
-                    };
+                    let server =
+                        game_setup::join_server(&code, configured()?, page().ok(), NO_SERVER)
+                            .map_err(|e| e.to_string())?;
                     set(&shared, &*wake, |s| s.status = "connecting".into());
-                    let session = Session::guest(
-                        identity,
-                        settings.name.clone(),
-                        code.host_fingerprint_prefix().into(),
-                        code.room().as_bytes().to_vec(),
-                    );
+                    let (session, url) = game_setup::join(identity, &settings.name, &code, &server);
                     let store = BrowserLog::create(&room).map_err(browser_error)?;
-                    let timeout = Some(std::time::Duration::from_secs(30));
-                    (session, store, server.room_url(&room), room, timeout)
+                    (session, store, url, room, Some(game_setup::JOIN_WAIT))
                 }
             }
         }

@@ -20,6 +20,7 @@ use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, Mover};
 use crate::net::embedded_server::{restart_embedded, start_embedded};
+use crate::net::game_setup;
 use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
 pub use crate::net::room_file::RoomFile;
@@ -240,8 +241,13 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
                 )
             }
         };
-        let code = RoomCode::generate(fingerprint.as_compact(), advertised)
+        let terms = HostTerms {
+            proposal,
+            deadline_secs: args.deadline,
+        };
+        let hosted = game_setup::host(identity, &args.name, terms, &server_url, advertised)
             .map_err(|e| CliError::Random(e.to_string()))?;
+        let (code, session, url) = (hosted.code, hosted.session, hosted.room_url);
         let mut stdout = std::io::stdout();
         let _ = writeln!(stdout, "{code}");
         let _ = stdout.flush();
@@ -249,14 +255,8 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
             Some(path) => path.clone(),
             None => default_log(data_dir, code.room())?,
         };
-        let url = server_url.room_url(code.room());
         write_room_file(&log, &url, embedded.as_ref().map(|s| s.addr))?;
         eprintln!("room code {code} — waiting for the opponent (your key {fingerprint})");
-        let terms = HostTerms {
-            proposal,
-            deadline_secs: args.deadline,
-        };
-        let session = Session::host(identity, args.name.clone(), terms);
         let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
         let config = args.play.driver_config(url, log, None);
         // Spectators follow the game in a stand-alone server's mailbox.
@@ -287,15 +287,14 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         .code
         .parse()
         .map_err(|e| CliError::Network(format!("{e}")))?;
-    let server_url = match (code.server(), &args.server) {
-        (_, Some(url)) => parse_server(url)?,
-        (Some(server), None) => server.clone(),
-        (None, None) => {
-            return Err(CliError::Network(
-                "this code names no server: pass --server ws://HOST:PORT (the host's signaling server)".into(),
-            ));
-        }
-    };
+    let chosen = args.server.as_deref().map(parse_server).transpose()?;
+    let server_url = game_setup::join_server(
+        &code,
+        chosen,
+        None,
+        "pass --server ws://HOST:PORT (the host's signaling server)",
+    )
+    .map_err(|e| CliError::Network(e.to_string()))?;
     if args.detach {
         return super::correspondence_commands::join_detached(
             data_dir,
@@ -310,14 +309,8 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         Some(path) => path.clone(),
         None => default_log(data_dir, code.room())?,
     };
-    let url = server_url.room_url(code.room());
+    let (session, url) = game_setup::join(identity, &args.name, &code, &server_url);
     write_room_file(&log, &url, None)?;
-    let session = Session::guest(
-        identity,
-        args.name.clone(),
-        code.host_fingerprint_prefix().to_string(),
-        code.room().as_bytes().to_vec(),
-    );
     let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, log, Some(args.wait));
     runtime()?.block_on(play(
@@ -391,7 +384,7 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
 pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError> {
     let loaded = read_log(&args.log).map_err(CliError::LogFile)?;
     let identity = data_dir.identity()?;
-    let session = Session::resume(identity, loaded.records.clone())
+    let session = game_setup::resume(identity, loaded.records.clone(), false)
         .map_err(|e| CliError::Network(e.to_string()))?;
     // A finished game is resumed too: to deliver the last records to an
     // opponent who may not have them (the driver leaves once they are

@@ -6,6 +6,7 @@
 //! [`crate::platform`]); what needs files, UDP sockets of its own or the
 //! embedded server is native only.
 
+pub mod game_setup;
 pub mod game_store;
 pub mod link;
 pub mod room_code;
