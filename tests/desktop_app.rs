@@ -193,7 +193,11 @@ fn a_forced_pass_shows_its_notice() {
 #[test]
 fn hosting_shows_a_code_and_a_copy_button() {
     let dir = TempDir::new("host");
-    let mut harness = app(&dir, light());
+    let settings = Settings {
+        name: "Ann Lee".into(),
+        ..light()
+    };
+    let mut harness = app(&dir, settings);
     harness.run();
     harness.get_by_label("Host a game").click();
     wait_for(&mut harness, "the room code", |h| {
@@ -218,12 +222,14 @@ fn hosting_shows_a_code_and_a_copy_button() {
             .query_by_label("Status: waiting for the opponent")
             .is_some()
     );
-    // The invite link a browser opens: the embedded server's page.
+    // The invite link a browser opens: the embedded server's page, with
+    // the host's name for the friend's join screen.
     let link = code
         .parse::<reversi::net::room_code::RoomCode>()
         .unwrap()
         .invite_link()
-        .expect("the embedded server's code names it");
+        .expect("the embedded server's code names it")
+        + "&from=Ann%20Lee";
     assert!(link.contains("/play/#"), "{link}");
     let link_shown = harness.get_by_label(&link).rect();
     // The QR code beside it reads back as that link (as a phone's camera
@@ -248,6 +254,31 @@ fn hosting_shows_a_code_and_a_copy_button() {
         link_shown.min.y..=shown.max.y,
     ));
     harness.snapshot("hosting");
+}
+
+#[test]
+fn an_invite_link_names_the_host_on_the_join_screen() {
+    let dir = TempDir::new("invited");
+    let mut harness = app(&dir, light());
+    harness.run();
+    let code = reversi::net::room_code::RoomCode::generate("ANNKY", None)
+        .unwrap()
+        .to_string();
+    let fragment = format!("{code}&from=Ann%20Lee&name=Ben");
+    harness.state_mut().open_link(&fragment).unwrap();
+    harness.run();
+    assert_eq!(harness.state().status().screen, "join");
+    assert!(
+        harness
+            .query_by_label("Ann Lee invites you to a game of Reversi")
+            .is_some()
+    );
+    assert!(
+        harness
+            .query_by_label_contains("The host's key begins ANNKY")
+            .is_some(),
+        "and their key, which the connection checks"
+    );
 }
 
 #[test]

@@ -183,6 +183,9 @@ enum Screen {
     Network(Box<NetworkGame>),
     Join {
         code: String,
+        /// The host's name, as their invite link gives it (unchecked: the
+        /// code's key is what the connection checks).
+        host_name: Option<String>,
         error: Option<String>,
     },
     Viewer {
@@ -1017,14 +1020,26 @@ impl ReversiApp {
             return Err(format!("the link names no game: {e}"));
         }
         let mut autojoin = false;
+        let mut host_name = None;
         for part in parts {
             match part.split_once('=') {
                 None if part == "autojoin" => autojoin = true,
                 Some(("name", name)) => self.set_name_from_link(name)?,
+                Some(("from", name)) => {
+                    let name = percent_decoded(name);
+                    let name = name.trim();
+                    if !name.is_empty() && name.chars().count() <= 40 {
+                        host_name = Some(name.to_string());
+                    }
+                }
                 _ => return Err(format!("the link has an unknown part: {part}")),
             }
         }
-        self.screen = Screen::Join { code, error: None };
+        self.screen = Screen::Join {
+            code,
+            host_name,
+            error: None,
+        };
         self.pending_join = autojoin;
         Ok(())
     }
@@ -1076,7 +1091,7 @@ impl ReversiApp {
                 }
             }
             Screen::Network(game) => network_status(&mut status, &game.snapshot()),
-            Screen::Join { code, error } => {
+            Screen::Join { code, error, .. } => {
                 status.screen = "join";
                 status.room = code.parse::<RoomCode>().ok().map(|c| c.room().to_string());
                 if error.is_some() {
@@ -1096,6 +1111,25 @@ impl ReversiApp {
         }
         status
     }
+}
+
+/// `link` with the host's name added (`&from=NAME`), so that the friend's
+/// join screen can say who invites them.
+fn invite_from(link: String, host_name: &str) -> String {
+    let name = host_name.trim();
+    if name.is_empty() {
+        return link;
+    }
+    let mut out = link;
+    out.push_str("&from=");
+    for byte in name.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// `%XX` escapes and `+` decoded, as in a link's fragment (what does not
@@ -1163,15 +1197,7 @@ fn network_status(status: &mut AppStatus, snap: &network_game::NetSnapshot) {
     if snap.error.is_some() {
         status.error = snap.error.clone();
     }
-    status.log_sha256 = snap
-        .log
-        .as_deref()
-        .and_then(online::log_bytes)
-        .filter(|bytes| !bytes.is_empty())
-        .map(|bytes| {
-            use sha2::Digest as _;
-            data_encoding::HEXLOWER.encode(&sha2::Sha256::digest(&bytes))
-        });
+    status.log_sha256 = snap.log_sha256.as_ref().map(|(_, hash)| hash.clone());
 }
 
 /// Opens the desktop client's window and runs it until it is closed.

@@ -41,6 +41,7 @@ impl ReversiApp {
         {
             self.screen = Screen::Join {
                 code: String::new(),
+                host_name: None,
                 error: None,
             };
         }
@@ -315,11 +316,24 @@ impl ReversiApp {
     pub(super) fn join(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
         let settings = self.net_settings();
         let autojoin = std::mem::take(&mut self.pending_join);
-        let Screen::Join { code, error } = &mut self.screen else {
+        let Screen::Join {
+            code,
+            host_name,
+            error,
+        } = &mut self.screen
+        else {
             return None;
         };
-        ui.heading("Join a game");
-        ui.label("Type or paste the code (or the invite link) from the host:");
+        match host_name {
+            Some(host) => {
+                ui.heading(format!("{host} invites you to a game of Reversi"));
+                ui.label("The code from their link:");
+            }
+            None => {
+                ui.heading("Join a game");
+                ui.label("Type or paste the code (or the invite link) from the host:");
+            }
+        }
         let edit = ui.add(
             egui::TextEdit::singleline(code)
                 .hint_text("K7QF-M2XA-PZ4R-TB6H-C")
@@ -327,7 +341,7 @@ impl ReversiApp {
         );
         if let Ok(checked) = code.parse::<RoomCode>() {
             ui.label(format!(
-                "The host's key begins {}{}.",
+                "The host's key begins {} (the game checks it when you connect){}.",
                 checked.host_fingerprint_prefix(),
                 checked
                     .server()
@@ -519,6 +533,7 @@ impl ReversiApp {
 
     pub(super) fn network(&mut self, ctx: &egui::Context) -> Option<Screen> {
         let typed = self.typed_square(ctx);
+        let host_name = self.settings.name.clone();
         let Screen::Network(game) = &mut self.screen else {
             return None;
         };
@@ -696,7 +711,11 @@ impl ReversiApp {
                 ui.vertical_centered(|ui| {
                     ui.add_space(ui.available_height() / 5.0);
                     if let Some(code) = &snap.code {
-                        let link = code.parse::<RoomCode>().ok().and_then(|c| c.invite_link());
+                        let link = code
+                            .parse::<RoomCode>()
+                            .ok()
+                            .and_then(|c| c.invite_link())
+                            .map(|link| super::invite_from(link, &host_name));
                         if let Some(link) = &link {
                             ui.label(egui::RichText::new("Send your friend this link:").size(18.0));
                             ui.add_space(8.0);
@@ -803,18 +822,31 @@ fn ggf_of_log(bytes: &[u8]) -> Result<String, String> {
 /// every frame would cost the page its frame rate.
 #[cfg(target_arch = "wasm32")]
 fn stored_game(room: &str, my_name: &str) -> (String, String, bool) {
+    use crate::platform::Instant;
     use std::cell::RefCell;
     use std::collections::HashMap;
-    type Seen = HashMap<String, (usize, (String, String, bool))>;
+    type Seen = HashMap<String, (usize, Instant, (String, String, bool))>;
     thread_local! {
         static SEEN: RefCell<Seen> = RefCell::default();
     }
-    let length = crate::browser_data::log_bytes(room).map_or(0, |b| b.len());
-    if let Some(known) = SEEN.with(|s| {
+    // Looked at again once a second: reading the storage is a copy of
+    // the whole log.
+    let now = Instant::now();
+    let recent = SEEN.with(|s| {
         s.borrow()
             .get(room)
-            .filter(|(l, _)| *l == length)
-            .map(|(_, k)| k.clone())
+            .filter(|(_, at, _)| now.duration_since(*at) < std::time::Duration::from_secs(1))
+            .map(|(_, _, k)| k.clone())
+    });
+    if let Some(known) = recent {
+        return known;
+    }
+    let length = crate::browser_data::log_bytes(room).map_or(0, |b| b.len());
+    if let Some(known) = SEEN.with(|s| {
+        let mut seen = s.borrow_mut();
+        let entry = seen.get_mut(room).filter(|(l, _, _)| *l == length)?;
+        entry.1 = now;
+        Some(entry.2.clone())
     }) {
         return known;
     }
@@ -846,7 +878,7 @@ fn stored_game(room: &str, my_name: &str) -> (String, String, bool) {
     let found = (opponent, state, unfinished);
     SEEN.with(|s| {
         s.borrow_mut()
-            .insert(room.to_string(), (length, found.clone()))
+            .insert(room.to_string(), (length, now, found.clone()))
     });
     found
 }
