@@ -3,6 +3,7 @@
 //! threads; the window repaints when they report and is idle otherwise.
 
 pub mod board_view;
+mod game_screen;
 #[cfg(not(target_arch = "wasm32"))]
 mod leaderboard_job;
 pub mod local_game;
@@ -29,6 +30,7 @@ use crate::engine::{
 };
 use crate::net::room_code::RoomCode;
 use board_view::{BoardMarks, board};
+use game_screen::{GameInput, Part};
 use local_game::LocalGame;
 use log_viewer::ViewedLog;
 use network_game::NetworkGame;
@@ -657,87 +659,82 @@ impl ReversiApp {
             std::time::Duration::from_secs(self.settings.move_time_secs.clamp(1, 30).into());
         let wake = ctx.clone();
         game.poll_bot(move || wake.request_repaint());
-        let mut next = None;
         let outcome = game.outcome();
-        let confirm_resign = &mut self.confirm_resign;
-        let seed = self.seed;
-        let status = |ui: &mut egui::Ui| {
-            ui.heading("You vs the computer");
-            ui.label(format!(
-                "You play {} · level {} ({})",
-                game.human,
-                game.level,
-                crate::bot::level_spec(game.level).name
-            ));
-            counts_line(ui, &game.position);
-            ui.label(turn_text(
-                &game.position,
-                Some(game.human),
-                outcome.as_ref(),
-            ));
-            if game.bot_thinking() {
-                ui.label("The computer is thinking…");
-            }
-            if let Some(failure) = &game.failure {
-                ui.colored_label(
-                    egui::Color32::from_rgb(0xe0, 0x60, 0x60),
-                    format!("The computer cannot move: {failure}"),
-                );
-            }
-            if outcome.is_none() && game.human_to_move() {
-                if let Some(hint) = game.current_hint() {
-                    ui.label(format!("Hint: {} {}", hint.best, hint.score));
-                } else if game.hint_pending() {
-                    ui.label("Looking for a hint…");
-                } else if ui.button("Hint").clicked() {
-                    let wake = ctx.clone();
-                    game.request_hint(move || wake.request_repaint());
-                }
-            }
-            supply_line(ui, &game.position);
-            for notice in game.notices.iter().rev().take(3) {
-                ui.colored_label(egui::Color32::from_rgb(0xe0, 0xb0, 0x40), notice);
-            }
-            ui.separator();
-            ui.label("Moves:");
-            ui.monospace(format_transcript(&game.moves));
-            ui.separator();
-            if let Some(outcome) = &outcome {
-                end_panel(ui, outcome, Some(game.human), &game.moves);
-                if ui.button("Rematch (colours swap)").clicked() {
-                    next = Some(Screen::Local(Box::new(LocalGame::new(
-                        game.rules,
-                        !game.human,
-                        game.level,
-                        seed.wrapping_add(1),
-                    ))));
-                }
-            } else if resign_buttons(ui, confirm_resign) {
-                game.resign();
-            }
-            if ui.button("Home").clicked() {
-                next = Some(Screen::Home);
-            }
-        };
-        status_panel(ctx, status);
-        egui::CentralPanel::default().show(ctx, |ui| {
-            let legal = if game.human_to_move() {
+        let frame = game_screen::GameFrame {
+            heading: "You vs the computer",
+            position: Some(game.position),
+            legal: if game.human_to_move() {
                 game.position.legal_moves()
             } else {
                 Default::default()
-            };
-            let flipping =
-                flip_progress(game.flipped.map(|(b, t)| (b, t.elapsed())), animations, ctx);
-            let marks = BoardMarks {
-                legal,
-                last: game.last_move(),
-                flipping,
-            };
-            let clicked = board(ui, &game.position, marks).or(typed.filter(|s| legal.contains(*s)));
-            if let Some(square) = clicked {
+            },
+            last: game.last_move(),
+            flipped: game.flipped.map(|(b, t)| (b, t.elapsed())),
+            outcome,
+            me: Some(game.human),
+            moves: game.moves.clone(),
+            notices: game.notices.clone(),
+            can_resign: outcome.is_none(),
+        };
+        let seed = self.seed;
+        let mut next = None;
+        let input = game_screen::game_screen(
+            ctx,
+            &frame,
+            typed,
+            animations,
+            &mut self.confirm_resign,
+            &mut |ui, part| match part {
+                Part::Top => {
+                    ui.label(format!(
+                        "You play {} · level {} ({})",
+                        game.human,
+                        game.level,
+                        crate::bot::level_spec(game.level).name
+                    ));
+                }
+                Part::Turn => {
+                    if game.bot_thinking() {
+                        ui.label("The computer is thinking…");
+                    }
+                    if let Some(failure) = &game.failure {
+                        ui.colored_label(
+                            egui::Color32::from_rgb(0xe0, 0x60, 0x60),
+                            format!("The computer cannot move: {failure}"),
+                        );
+                    }
+                    if outcome.is_none() && game.human_to_move() {
+                        if let Some(hint) = game.current_hint() {
+                            ui.label(format!("Hint: {} {}", hint.best, hint.score));
+                        } else if game.hint_pending() {
+                            ui.label("Looking for a hint…");
+                        } else if ui.button("Hint").clicked() {
+                            let wake = ui.ctx().clone();
+                            game.request_hint(move || wake.request_repaint());
+                        }
+                    }
+                }
+                Part::End => {
+                    if ui.button("Rematch (colours swap)").clicked() {
+                        next = Some(Screen::Local(Box::new(LocalGame::new(
+                            game.rules,
+                            !game.human,
+                            game.level,
+                            seed.wrapping_add(1),
+                        ))));
+                    }
+                }
+                Part::NoBoard => {}
+            },
+        );
+        match input {
+            Some(GameInput::Play(square)) => {
                 let _ = game.play(square);
             }
-        });
+            Some(GameInput::Resign) => game.resign(),
+            Some(GameInput::Home) => next = Some(Screen::Home),
+            None => {}
+        }
         next
     }
 }

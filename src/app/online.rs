@@ -6,17 +6,16 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+#[cfg(not(target_arch = "wasm32"))]
 use super::board_view::{BoardMarks, board};
+use super::game_screen::{GameFrame, GameInput, Part, game_screen};
 use super::network_game::{NetSettings, NetStart, NetworkGame};
-use super::{
-    ReversiApp, Screen, counts_line, end_panel, flip_progress, resign_buttons, supply_line,
-    turn_text,
-};
+use super::{ReversiApp, Screen};
 #[cfg(not(target_arch = "wasm32"))]
 use super::{leaderboard_job, watch_game, your_games};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::data_dir::DataDir;
-use crate::engine::{Color, format_transcript};
+use crate::engine::Color;
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::room_code::RoomCode;
 use crate::net::transport::IceServers;
@@ -442,7 +441,7 @@ impl ReversiApp {
             }
         }
         if let Some(position) = v.current_position() {
-            counts_line(ui, position);
+            super::counts_line(ui, position);
             if let Some(seat) = v.seat_to_write().filter(|_| v.end().is_none()) {
                 let at = v
                     .last_timestamp()
@@ -465,7 +464,7 @@ impl ReversiApp {
         }
         let moves: Vec<crate::engine::Square> = v.moves().iter().map(|m| m.square).collect();
         if !moves.is_empty() {
-            ui.monospace(format_transcript(&moves));
+            ui.monospace(crate::engine::format_transcript(&moves));
         }
         if let Some(position) = v.current_position() {
             let marks = BoardMarks {
@@ -538,102 +537,145 @@ impl ReversiApp {
             return None;
         };
         let snap = game.snapshot();
-        let mut next = None;
+        // Discs that changed colour since the last position seen turn over.
+        if let Some(position) = &snap.position {
+            if self.seen.as_ref().is_none_or(|(p, _, _)| p != position) {
+                let flipped = self.seen.as_ref().map_or(0, |(before, _, _)| {
+                    (before.discs(Color::Black).0 & position.discs(Color::White).0)
+                        | (before.discs(Color::White).0 & position.discs(Color::Black).0)
+                });
+                self.seen = Some((
+                    *position,
+                    crate::engine::Bitboard(flipped),
+                    crate::platform::Instant::now(),
+                ));
+            }
+        }
+        let frame = GameFrame {
+            heading: "Online game",
+            position: snap.position,
+            legal: match &snap.position {
+                Some(position) if snap.my_turn => position.legal_moves(),
+                _ => Default::default(),
+            },
+            last: snap.moves.last().copied(),
+            flipped: self
+                .seen
+                .as_ref()
+                .map(|(_, flipped, at)| (*flipped, at.elapsed())),
+            outcome: snap.outcome,
+            me: snap.my_color,
+            moves: snap.moves.clone(),
+            notices: snap.notices.clone(),
+            can_resign: snap.position.is_some() && snap.error.is_none(),
+        };
         let mut submit: Option<std::path::PathBuf> = None;
         let mut rematch: Option<(std::path::PathBuf, bool)> = None;
-        super::status_panel(ctx, |ui| {
-            ui.heading("Online game");
-            // Before the board, the code has the middle of the window.
-            if let Some(code) = snap.code.as_ref().filter(|_| snap.position.is_some()) {
-                ui.label("Room code:");
-                ui.add(egui::Label::new(egui::RichText::new(code).monospace()).selectable(true));
-            }
-            ui.label(format!("Status: {}", snap.status));
-            if let Some(watch) = &snap.watch_code {
-                if ui
-                    .button("Copy watch code")
-                    .on_hover_text(watch.as_str())
-                    .clicked()
-                {
-                    ui.ctx().copy_text(watch.clone());
-                }
-            }
-            if let Some((name, fingerprint)) = &snap.opponent {
-                ui.label(format!("Opponent: {name} ({fingerprint})"));
-                ui.label(match (snap.connected(), snap.route) {
-                    (true, Some(route)) => format!("connected ({route})"),
-                    (true, None) => "connected".to_string(),
-                    (false, _) => "opponent offline".to_string(),
-                });
-            }
-            if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) = snap.link {
-                ui.label(link.describe(crate::platform::Instant::now()));
-                ui.ctx().request_repaint_after(Duration::from_millis(500));
-            }
-            if let Some(position) = &snap.position {
-                counts_line(ui, position);
-                ui.label(turn_text(position, snap.my_color, snap.outcome.as_ref()));
-                supply_line(ui, position);
-            }
-            if snap.rematch_offered {
-                ui.strong("The opponent proposes a rematch: the same rules, a new coin flip.");
-                ui.horizontal(|ui| {
-                    if ui.button("Accept").clicked() {
-                        game.answer_rematch(true);
+        let message = &mut self.message;
+        #[cfg(not(target_arch = "wasm32"))]
+        let (leaderboard, leaderboard_idle, leaderboard_said) = (
+            self.settings.leaderboard,
+            self.leaderboard_job.is_none(),
+            self.leaderboard_said.as_deref(),
+        );
+        let input = game_screen(
+            ctx,
+            &frame,
+            typed,
+            self.settings.animations,
+            &mut self.confirm_resign,
+            &mut |ui, part| match part {
+                Part::Top => {
+                    // Before the board, the code has the middle of the window.
+                    if let Some(code) = snap.code.as_ref().filter(|_| snap.position.is_some()) {
+                        ui.label("Room code:");
+                        ui.add(
+                            egui::Label::new(egui::RichText::new(code).monospace())
+                                .selectable(true),
+                        );
                     }
-                    if ui.button("Decline").clicked() {
-                        game.answer_rematch(false);
-                    }
-                });
-            }
-            if let Some(question) = snap.question {
-                ui.strong(question.prompt());
-                ui.horizontal(|ui| {
-                    for color in Color::ALL {
-                        if ui.button(color.to_string()).clicked() {
-                            game.choose(color);
+                    ui.label(format!("Status: {}", snap.status));
+                    if let Some(watch) = &snap.watch_code {
+                        if ui
+                            .button("Copy watch code")
+                            .on_hover_text(watch.as_str())
+                            .clicked()
+                        {
+                            ui.ctx().copy_text(watch.clone());
                         }
                     }
-                });
-            } else if snap.opponent_choosing {
-                ui.label("The opponent is choosing under the draw rule decided by lot.");
-            }
-            if let Some((mine, at)) = snap.deadline {
-                let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
-                let whose = if mine {
-                    "Your clock"
-                } else {
-                    "Opponent's clock"
-                };
-                ui.label(format!(
-                    "{whose}: {} left",
-                    humantime::format_duration(Duration::from_secs(left))
-                ));
-                ui.ctx().request_repaint_after(Duration::from_secs(1));
-            }
-            for notice in snap.notices.iter().rev().take(4) {
-                ui.colored_label(egui::Color32::from_rgb(0xe0, 0xb0, 0x40), notice);
-            }
-            if !snap.moves.is_empty() {
-                ui.label("Moves:");
-                ui.monospace(format_transcript(&snap.moves));
-            }
-            if let Some(error) = &snap.error {
-                ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), error);
-            }
-            if let Some(outcome) = &snap.outcome {
-                end_panel(ui, outcome, snap.my_color, &snap.moves);
-                if let Some(log) = &snap.log {
+                    if let Some((name, fingerprint)) = &snap.opponent {
+                        ui.label(format!("Opponent: {name} ({fingerprint})"));
+                        ui.label(match (snap.connected(), snap.route) {
+                            (true, Some(route)) => format!("connected ({route})"),
+                            (true, None) => "connected".to_string(),
+                            (false, _) => "opponent offline".to_string(),
+                        });
+                    }
+                    if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) =
+                        snap.link
+                    {
+                        ui.label(link.describe(crate::platform::Instant::now()));
+                        ui.ctx().request_repaint_after(Duration::from_millis(500));
+                    }
+                }
+                Part::Turn => {
+                    if snap.rematch_offered {
+                        ui.strong(
+                            "The opponent proposes a rematch: the same rules, a new coin flip.",
+                        );
+                        ui.horizontal(|ui| {
+                            if ui.button("Accept").clicked() {
+                                game.answer_rematch(true);
+                            }
+                            if ui.button("Decline").clicked() {
+                                game.answer_rematch(false);
+                            }
+                        });
+                    }
+                    if let Some(question) = snap.question {
+                        ui.strong(question.prompt());
+                        ui.horizontal(|ui| {
+                            for color in Color::ALL {
+                                if ui.button(color.to_string()).clicked() {
+                                    game.choose(color);
+                                }
+                            }
+                        });
+                    } else if snap.opponent_choosing {
+                        ui.label("The opponent is choosing under the draw rule decided by lot.");
+                    }
+                    if let Some((mine, at)) = snap.deadline.filter(|_| snap.outcome.is_none()) {
+                        let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
+                        let whose = if mine {
+                            "Your clock"
+                        } else {
+                            "Opponent's clock"
+                        };
+                        ui.label(format!(
+                            "{whose}: {} left",
+                            humantime::format_duration(Duration::from_secs(left))
+                        ));
+                        ui.ctx().request_repaint_after(Duration::from_secs(1));
+                    }
+                    if let Some(error) = &snap.error {
+                        ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), error);
+                    }
+                }
+                Part::End => {
+                    let Some(log) = &snap.log else {
+                        return;
+                    };
                     #[cfg(not(target_arch = "wasm32"))]
                     {
                         ui.label(format!("Signed log saved: {}", log.display()));
-                        if self.settings.leaderboard
-                            && self.leaderboard_job.is_none()
+                        if leaderboard
+                            && leaderboard_idle
                             && ui.button("Submit to the leaderboard").clicked()
                         {
                             submit = Some(log.clone());
                         }
-                        if let Some(said) = &self.leaderboard_said {
+                        if let Some(said) = leaderboard_said {
                             ui.label(said);
                         }
                         ui.horizontal(|ui| {
@@ -645,123 +687,35 @@ impl ReversiApp {
                             }
                         });
                     }
-                    let bytes = log_bytes(log);
+                    // Read on a click only: the log is a file (or the
+                    // page's storage), not something to copy every frame.
                     if ui.button("Copy GGF").clicked() {
-                        match bytes.as_deref().map(ggf_of_log) {
+                        match log_bytes(log).as_deref().map(ggf_of_log) {
                             Some(Ok(ggf)) => ui.ctx().copy_text(ggf),
-                            Some(Err(e)) => self.message = Some(e),
-                            None => self.message = Some("the log is not there".into()),
+                            Some(Err(e)) => *message = Some(e),
+                            None => *message = Some("the log is not there".into()),
                         }
                     }
                     #[cfg(target_arch = "wasm32")]
                     if ui.button("Download the signed log").clicked() {
                         let name = format!("{}.log", log.display());
                         if let Some(Err(e)) =
-                            bytes.map(|b| crate::platform::web::download(&name, &b))
+                            log_bytes(log).map(|b| crate::platform::web::download(&name, &b))
                         {
-                            self.message = Some(e);
+                            *message = Some(e);
                         }
                     }
                 }
-            } else if snap.position.is_some()
-                && snap.error.is_none()
-                && resign_buttons(ui, &mut self.confirm_resign)
-            {
-                game.resign();
-            }
-            if ui.button("Home").clicked() {
-                next = Some(Screen::Home);
-            }
-        });
-        egui::CentralPanel::default().show(ctx, |ui| match &snap.position {
-            Some(position) => {
-                // Discs that changed colour since the last position seen turn over.
-                if self.seen.as_ref().is_none_or(|(p, _, _)| p != position) {
-                    let flipped = self.seen.as_ref().map_or(0, |(before, _, _)| {
-                        (before.discs(Color::Black).0 & position.discs(Color::White).0)
-                            | (before.discs(Color::White).0 & position.discs(Color::Black).0)
-                    });
-                    self.seen = Some((
-                        *position,
-                        crate::engine::Bitboard(flipped),
-                        crate::platform::Instant::now(),
-                    ));
-                }
-                let animations = self.settings.animations;
-                let flipping = self.seen.as_ref().and_then(|(_, flipped, at)| {
-                    flip_progress(Some((*flipped, at.elapsed())), animations, ctx)
-                });
-                let legal = if snap.my_turn {
-                    position.legal_moves()
-                } else {
-                    Default::default()
-                };
-                let marks = BoardMarks {
-                    legal,
-                    last: snap.moves.last().copied(),
-                    flipping,
-                };
-                if let Some(square) =
-                    board(ui, position, marks).or(typed.filter(|s| legal.contains(*s)))
-                {
-                    game.play(square);
-                }
-            }
-            None => {
-                ui.vertical_centered(|ui| {
-                    ui.add_space(ui.available_height() / 5.0);
-                    if let Some(code) = &snap.code {
-                        let link = code
-                            .parse::<RoomCode>()
-                            .ok()
-                            .and_then(|c| c.invite_link())
-                            .map(|link| super::invite_from(link, &host_name));
-                        if let Some(link) = &link {
-                            ui.label(egui::RichText::new("Send your friend this link:").size(18.0));
-                            ui.add_space(8.0);
-                            ui.add(
-                                egui::Label::new(egui::RichText::new(link).size(20.0).monospace().strong())
-                                    .selectable(true)
-                                    .wrap(),
-                            );
-                            ui.add_space(8.0);
-                            super::qr_view::qr_code(ui, link, 200.0);
-                            ui.small("A phone on this network opens it from the camera.");
-                            ui.add_space(8.0);
-                            ui.label("or read them the code:");
-                        } else {
-                            ui.label(egui::RichText::new("Read this code to your friend, or send it:").size(18.0));
-                        }
-                        ui.add_space(8.0);
-                        ui.add(
-                            egui::Label::new(egui::RichText::new(code).size(28.0).monospace().strong())
-                                .selectable(true),
-                        );
-                        ui.add_space(8.0);
-                        ui.horizontal(|ui| {
-                            // Centred: the two buttons' width is known.
-                            ui.add_space((ui.available_width() - 220.0).max(0.0) / 2.0);
-                            if ui.add(egui::Button::new("Copy code").min_size(egui::vec2(100.0, 44.0))).clicked() {
-                                ui.ctx().copy_text(code.clone());
-                            }
-                            if ui.add(egui::Button::new("Copy invite").min_size(egui::vec2(100.0, 44.0))).clicked() {
-                                ui.ctx().copy_text(link.clone().unwrap_or_else(|| format!(
-                                    "Play Reversi with me: open Reversi, choose Join a game and enter {code}"
-                                )));
-                            }
-                        });
-                        ui.add_space(16.0);
-                        ui.label(if link.is_some() {
-                            "The link opens the game in a browser, with nothing to install; with Reversi installed they can also paste it into Join a game. The board appears once you are connected and the coin is flipped."
-                        } else {
-                            "They join from Reversi's Join a game. The board appears once you are connected and the coin is flipped."
-                        });
-                    } else {
-                        ui.label("The board appears once both players are connected and the coin is flipped.");
-                    }
-                });
-            }
-        });
+                Part::NoBoard => invite(ui, snap.code.as_deref(), &host_name),
+            },
+        );
+        let mut next = None;
+        match input {
+            Some(GameInput::Play(square)) => game.play(square),
+            Some(GameInput::Resign) => game.resign(),
+            Some(GameInput::Home) => next = Some(Screen::Home),
+            None => {}
+        }
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(log) = submit {
             self.leaderboard_request(ctx, leaderboard_job::Request::Submit(log));
@@ -799,6 +753,64 @@ impl ReversiApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
         }
     }
+}
+
+/// Before the board: the invite where the eye goes, the link (with a
+/// QR code of it) and the code, large in the middle.
+fn invite(ui: &mut egui::Ui, code: Option<&str>, host_name: &str) {
+    ui.vertical_centered(|ui| {
+        ui.add_space(ui.available_height() / 5.0);
+        let Some(code) = code else {
+            ui.label("The board appears once both players are connected and the coin is flipped.");
+            return;
+        };
+        let link = code
+            .parse::<RoomCode>()
+            .ok()
+            .and_then(|c| c.invite_link())
+            .map(|link| super::invite_from(link, host_name));
+        if let Some(link) = &link {
+            ui.label(egui::RichText::new("Send your friend this link:").size(18.0));
+            ui.add_space(8.0);
+            ui.add(
+                egui::Label::new(egui::RichText::new(link).size(20.0).monospace().strong())
+                    .selectable(true)
+                    .wrap(),
+            );
+            ui.add_space(8.0);
+            super::qr_view::qr_code(ui, link, 200.0);
+            ui.small("A phone on this network opens it from the camera.");
+            ui.add_space(8.0);
+            ui.label("or read them the code:");
+        } else {
+            ui.label(egui::RichText::new("Read this code to your friend, or send it:").size(18.0));
+        }
+        ui.add_space(8.0);
+        ui.add(
+            egui::Label::new(egui::RichText::new(code).size(28.0).monospace().strong())
+                .selectable(true),
+        );
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            // Centred: the two buttons' width is known.
+            ui.add_space((ui.available_width() - 220.0).max(0.0) / 2.0);
+            let button = |text| egui::Button::new(text).min_size(egui::vec2(100.0, 44.0));
+            if ui.add(button("Copy code")).clicked() {
+                ui.ctx().copy_text(code.to_string());
+            }
+            if ui.add(button("Copy invite")).clicked() {
+                ui.ctx().copy_text(link.clone().unwrap_or_else(|| {
+                    format!("Play Reversi with me: open Reversi, choose Join a game and enter {code}")
+                }));
+            }
+        });
+        ui.add_space(16.0);
+        ui.label(if link.is_some() {
+            "The link opens the game in a browser, with nothing to install; with Reversi installed they can also paste it into Join a game. The board appears once you are connected and the coin is flipped."
+        } else {
+            "They join from Reversi's Join a game. The board appears once you are connected and the coin is flipped."
+        });
+    });
 }
 
 /// The bytes of a network game's log: natively the file, in the browser
