@@ -786,3 +786,26 @@ proptest! {
         let _ = audit_log_bytes(&bytes);
     }
 }
+
+#[test]
+fn exported_ggf_writes_every_pass_and_reads_back_as_the_same_game() {
+    let mut passes = 0;
+    for seed in 0..40 {
+        let game = finished_game(seed);
+        let verifier = game.verifier();
+        let text = reversi::match_log::export::ggf(verifier);
+        let read = reversi::parse_ggf(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let moves: Vec<_> = verifier.moves().iter().map(|m| m.square).collect();
+        assert_eq!(read.moves, moves, "{text}");
+        assert!(read.position.is_over());
+        // A pass is written exactly where one side moves twice running.
+        let repeats = verifier
+            .moves()
+            .windows(2)
+            .filter(|w| w[0].color == w[1].color)
+            .count();
+        assert_eq!(text.matches("[PA]").count(), repeats, "{text}");
+        passes += repeats;
+    }
+    assert!(passes > 0, "some of the games have a pass");
+}

@@ -4,6 +4,7 @@
 pub mod bitboard;
 pub mod color;
 pub mod flip;
+pub mod ggf;
 pub mod movegen;
 pub mod outcome;
 pub mod perft;
@@ -17,6 +18,7 @@ pub mod transcript;
 
 pub use bitboard::Bitboard;
 pub use color::{ByColor, Color};
+pub use ggf::{GgfError, GgfGame, parse_ggf};
 pub use outcome::{Ending, Outcome};
 pub use perft::perft;
 pub use position::{MoveReport, PlayError, Position};

@@ -2,7 +2,7 @@
 
 use super::record::Seat;
 use super::verify::MatchVerifier;
-use crate::engine::{Color, Ending, Outcome, Position, Rules};
+use crate::engine::{Color, Ending, Outcome, Rules};
 
 /// GGF text must not contain its delimiters.
 fn ggf_text(text: &str) -> String {
@@ -57,19 +57,20 @@ pub fn ggf(v: &MatchVerifier) -> String {
         ));
     }
     out.push_str(&format!("BO[{}]", ggf_board(&rules)));
-    // GGF writes passes explicitly; our log leaves them to the engine.
-    let mut position: Position = rules.start_position();
+    // GGF writes passes explicitly; our log leaves them to the engine, so
+    // a move by the side that just moved means the other side passed.
+    let mut expected = rules.start().to_move;
     for m in v.moves() {
-        if position.to_move() != Some(m.color) {
-            out.push_str(if m.color == Color::Black {
-                "W[PA]"
-            } else {
+        if m.color != expected {
+            out.push_str(if expected == Color::Black {
                 "B[PA]"
+            } else {
+                "W[PA]"
             });
         }
         let tag = if m.color == Color::Black { 'B' } else { 'W' };
         out.push_str(&format!("{tag}[{}]", m.square));
-        position = position.play(m.square).expect("verified move");
+        expected = !m.color;
     }
     out.push_str(";)");
     out
