@@ -107,7 +107,7 @@ impl Sample {
 /// The positions of game number `game`.
 fn play(rules: &Rules, game: u64, solve_at: u32, searcher: &mut Searcher) -> Vec<Sample> {
     let topology = rules.options().topology;
-    let mut random = SplitMix64::new(game ^ 0x5EED_0F_DA7A);
+    let mut random = SplitMix64::new(game ^ 0x005E_ED0F_DA7A);
     let plies = 4 + (random.next_u64() % 20) as usize;
     let mut position: Position = rules.start_position();
     for square in random_opening(rules, game, plies) {

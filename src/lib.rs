@@ -15,6 +15,7 @@ pub mod browser_data;
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod data_dir;
+pub mod nboard;
 pub mod net;
 pub mod platform;
 pub mod random_player;

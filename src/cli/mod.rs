@@ -7,6 +7,7 @@ pub mod correspondence_commands;
 pub mod export_command;
 pub mod ladder_command;
 pub mod leaderboard_commands;
+pub mod nboard_command;
 pub mod network_commands;
 pub mod perft_command;
 pub mod play_command;
@@ -74,6 +75,8 @@ pub enum Command {
     Leaderboard(leaderboard_commands::LeaderboardArgs),
     /// Follow a game as a spectator, from its watch code.
     Watch(watch_command::WatchArgs),
+    /// The engine for other programs: the NBoard protocol on stdin/stdout.
+    Nboard(nboard_command::NboardArgs),
 }
 
 /// Everything a command can fail with; printed as one line, exit status 1.
@@ -137,6 +140,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<String, CliError> {
         Command::Solve(args) => solve_command::run(args),
         Command::Ladder(args) => ladder_command::run(args),
         Command::Bench(args) => bench_command::run(args),
+        Command::Nboard(args) => nboard_command::run(args),
         Command::Ratings(args) => ratings_command::run(args),
         Command::Submit(args) => leaderboard_commands::submit(args),
         Command::Watch(args) => watch_command::run(args),

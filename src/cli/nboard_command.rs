@@ -1,0 +1,158 @@
+//! `reversi nboard`: the engine on standard input and output, speaking the
+//! NBoard protocol (see [`crate::nboard`]).
+//!
+//! A thread reads lines; searches run on another, so a `ping` (or `quit`, or
+//! the end of input) arriving mid-search cancels it, as the protocol
+//! requires (the GUI pings before it changes the position), and the answer
+//! of a cancelled search is not printed: the GUI has moved on. Other lines
+//! wait for the search. Every line is flushed as it is written.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Read, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::CliError;
+use crate::nboard::{NboardEngine, Request, SearchAnswer};
+use crate::search::Searcher;
+
+/// The longest line read; a longer one is skipped with a status line.
+const MAX_LINE: usize = 256 * 1024;
+/// Transposition tables: 2 × 2^21 entries of 16 bytes, 64 MiB.
+const TABLE_BITS: u32 = 21;
+
+/// Arguments of `reversi nboard`.
+#[derive(Debug, Clone, Args)]
+pub struct NboardArgs {}
+
+enum Event {
+    Line(String),
+    TooLong,
+    End,
+    Done(Box<(Searcher, SearchAnswer)>),
+}
+
+/// Reads lines of at most [`MAX_LINE`] bytes into `events` until the input ends.
+fn read_lines(events: mpsc::Sender<Event>) {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    loop {
+        let mut line = Vec::new();
+        let read = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut line);
+        match read {
+            Ok(0) | Err(_) => break,
+            Ok(_) if line.len() > MAX_LINE && !line.ends_with(b"\n") => {
+                // Skip the rest of the overlong line.
+                let mut rest = Vec::new();
+                while !rest.ends_with(b"\n") {
+                    rest.clear();
+                    match (&mut input)
+                        .take(MAX_LINE as u64)
+                        .read_until(b'\n', &mut rest)
+                    {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                }
+                if events.send(Event::TooLong).is_err() {
+                    return;
+                }
+            }
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&line).into_owned();
+                if events.send(Event::Line(text)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = events.send(Event::End);
+}
+
+fn print(lines: &[String]) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        writeln!(out, "{line}").map_err(CliError::Terminal)?;
+    }
+    out.flush().map_err(CliError::Terminal)
+}
+
+/// Whether `line` must stop a running search.
+fn interrupts(line: &str) -> bool {
+    matches!(line.split_whitespace().next(), Some("ping" | "quit"))
+}
+
+/// Runs the protocol until `quit` or the end of input.
+pub fn run(_args: &NboardArgs) -> Result<String, CliError> {
+    let (events_in, events) = mpsc::channel();
+    let reader_events = events_in.clone();
+    std::thread::spawn(move || read_lines(reader_events));
+    let mut engine = NboardEngine::new();
+    let mut searcher = Some(Searcher::new(TABLE_BITS));
+    let mut pending: VecDeque<Event> = VecDeque::new();
+    loop {
+        let event = match pending.pop_front() {
+            Some(e) => e,
+            None => events.recv().unwrap_or(Event::End),
+        };
+        let line = match event {
+            Event::Line(line) => line,
+            Event::TooLong => {
+                print(&[format!("status line longer than {MAX_LINE} bytes skipped")])?;
+                continue;
+            }
+            Event::End => break,
+            Event::Done(_) => continue,
+        };
+        let job = match engine.handle(&line) {
+            Request::Reply(lines) => {
+                print(&lines)?;
+                continue;
+            }
+            Request::Quit => break,
+            Request::Search(job) => job,
+        };
+        print(&[job.status()])?;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let started = Instant::now();
+        let mut worker_searcher = searcher.take().unwrap_or_else(|| Searcher::new(TABLE_BITS));
+        let done = events_in.clone();
+        let worker_cancel = cancel.clone();
+        std::thread::spawn(move || {
+            let answer = job.run(&mut worker_searcher, &worker_cancel);
+            let _ = done.send(Event::Done(Box::new((worker_searcher, answer))));
+        });
+        // Wait for the answer; lines that come meanwhile wait their turn.
+        loop {
+            match events.recv() {
+                Ok(Event::Done(result)) => {
+                    let (back, answer) = *result;
+                    searcher = Some(back);
+                    if !cancel.load(Ordering::Relaxed) {
+                        print(&answer.lines(started.elapsed()))?;
+                    }
+                    break;
+                }
+                Ok(Event::Line(line)) => {
+                    if interrupts(&line) {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                    pending.push_back(Event::Line(line));
+                }
+                Ok(Event::End) => {
+                    cancel.store(true, Ordering::Relaxed);
+                    pending.push_back(Event::End);
+                }
+                Ok(other) => pending.push_back(other),
+                Err(_) => break,
+            }
+        }
+    }
+    Ok(String::new())
+}

@@ -1,0 +1,236 @@
+//! `reversi nboard`: scripted NBoard sessions against the real binary, on
+//! the GGF of a finished game (`tests/data/nboard/finished_game.ggf`,
+//! exported from a self-played log).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use reversi::search::board::Board;
+use reversi::search::{Budget, Searcher};
+use reversi::{Square, Topology, parse_ggf};
+
+const FINISHED: &str = include_str!("data/nboard/finished_game.ggf");
+/// Long enough for any answer here; a hung engine fails instead of hanging.
+const ANSWER_WAIT: Duration = Duration::from_secs(120);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .arg("nboard")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("reversi nboard starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin: Some(stdin),
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("input open");
+        writeln!(stdin, "{line}").expect("engine reads");
+        stdin.flush().unwrap();
+    }
+
+    fn next(&self) -> String {
+        self.lines
+            .recv_timeout(ANSWER_WAIT)
+            .expect("the engine answers in time")
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.next();
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The finished game cut after its first `tags` move tags (passes count).
+fn cut(tags: usize) -> String {
+    let board_end = FINISHED.find("BO[").unwrap()
+        + FINISHED[FINISHED.find("BO[").unwrap()..].find(']').unwrap()
+        + 1;
+    let mut end = board_end;
+    for _ in 0..tags {
+        end += FINISHED[end..].find(']').unwrap() + 1;
+    }
+    format!("{};)", &FINISHED[..end])
+}
+
+fn exact_score(ggf: &str) -> i32 {
+    let game = parse_ggf(ggf).unwrap();
+    let board = Board::from_position(&game.position).unwrap();
+    Searcher::new(18)
+        .solve(&board, Topology::Plane, &Budget::nodes(0))
+        .unwrap()
+        .score
+}
+
+fn eval_of(field: &str) -> f64 {
+    field
+        .parse()
+        .unwrap_or_else(|_| panic!("an eval, found {field:?}"))
+}
+
+#[test]
+fn a_scripted_session_plays_from_the_finished_games_record() {
+    let mut engine = Engine::start();
+    engine.send("nboard 2");
+    assert_eq!(engine.next(), "set myname Reversi");
+    engine.send("set depth 8");
+    // 46 tags in: 14 empties, inside depth 8's exact range.
+    let ggf = cut(46);
+    let position = parse_ggf(&ggf).unwrap().position;
+    assert_eq!(position.empty().count(), 14);
+    let exact = exact_score(&ggf);
+    engine.send(&format!("set game {ggf}"));
+    engine.send("hint 3");
+    let answer = engine.until("status");
+    assert_eq!(answer[0], "status Reversi is analysing");
+    let answer = engine.until("status");
+    assert!(answer[0].starts_with("nodestats "), "{answer:?}");
+    let hints: Vec<(Square, f64)> = answer
+        .iter()
+        .filter_map(|l| l.strip_prefix("search "))
+        .map(|l| {
+            let fields: Vec<&str> = l.split(' ').collect();
+            assert_eq!(fields.len(), 4, "{l}");
+            assert_eq!((fields[2], fields[3]), ("0", "100%"), "exact: {l}");
+            (fields[0].parse().unwrap(), eval_of(fields[1]))
+        })
+        .collect();
+    let legal = position.legal_moves().count() as usize;
+    assert_eq!(hints.len(), legal.min(3), "{answer:?}");
+    assert!(hints.iter().all(|(sq, _)| position.is_legal(*sq)));
+    assert!(hints.windows(2).all(|w| w[0].1 >= w[1].1), "{hints:?}");
+    assert_eq!(
+        hints[0].1,
+        f64::from(exact),
+        "the best hint is the exact score"
+    );
+
+    engine.send("go");
+    assert_eq!(engine.next(), "status Reversi is thinking");
+    let answer = engine.until("===");
+    let played = answer.last().unwrap().strip_prefix("=== ").unwrap();
+    let parts: Vec<&str> = played.split('/').collect();
+    assert_eq!(parts.len(), 3, "{played}");
+    let square: Square = parts[0].parse().unwrap();
+    assert!(position.is_legal(square));
+    assert_eq!(eval_of(parts[1]), f64::from(exact));
+    assert!(eval_of(parts[2]) >= 0.0);
+    assert_eq!(engine.next(), "status");
+
+    // The GUI plays the move and syncs; the game goes on from there.
+    engine.send(&format!("move {square}"));
+    engine.send("ping 1");
+    assert_eq!(engine.next(), "pong 1");
+    let after = position.play(square).unwrap();
+    engine.send("go");
+    let answer = engine.until("===");
+    let reply: Square = answer.last().unwrap()[4..6].parse().unwrap();
+    assert!(after.is_legal(reply), "{answer:?}");
+    engine.until("status");
+
+    // The whole game: nothing to search.
+    engine.send(&format!("set game {FINISHED}"));
+    engine.send("hint 1");
+    assert_eq!(engine.next(), "status the game is over");
+    engine.send("learn");
+    assert_eq!(engine.next(), "learned");
+    engine.send("quit");
+    let status = engine.child.wait().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn ping_stops_a_deep_search_at_once_and_drops_its_answer() {
+    let mut engine = Engine::start();
+    engine.send("nboard 2");
+    engine.next();
+    engine.send("set depth 60");
+    engine.send(&format!("set game {}", cut(16)));
+    engine.send("go");
+    assert_eq!(engine.next(), "status Reversi is thinking");
+    // A depth-60 search of 44 empties would run for days.
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("ping 2");
+    assert_eq!(
+        engine.next(),
+        "pong 2",
+        "no move is sent for a cancelled go"
+    );
+}
+
+#[test]
+fn bad_lines_get_a_status_and_change_nothing() {
+    let mut engine = Engine::start();
+    engine.send("nboard 2");
+    engine.next();
+    engine.send("set depth 4");
+    engine.send(&format!("set game {}", cut(10)));
+    engine.send("move z9");
+    assert_eq!(
+        engine.next(),
+        "status move: expected a square from a1 to h8, found \"z9\""
+    );
+    engine.send("move a1");
+    assert!(engine.next().starts_with("status move a1: "));
+    engine.send("set depth many");
+    assert!(engine.next().starts_with("status set depth"));
+    engine.send("hint -1");
+    assert!(engine.next().starts_with("status hint"));
+    engine.send(&"x".repeat(300 * 1024));
+    assert!(engine.next().starts_with("status line longer than"));
+    engine.send("something new");
+    // Still the cut game at depth 4: its move comes from that position.
+    engine.send("go");
+    engine.next();
+    let answer = engine.until("===");
+    let square: Square = answer.last().unwrap()[4..6].parse().unwrap();
+    assert!(parse_ggf(&cut(10)).unwrap().position.is_legal(square));
+    engine.until("status");
+    engine.send("set game (;GM[Othello];)");
+    assert_eq!(engine.next(), "status set game: no board (BO tag)");
+    engine.send("go");
+    assert_eq!(engine.next(), "status no game (set game first)");
+    engine.stdin = None;
+    let status = engine.child.wait().unwrap();
+    assert!(status.success(), "the end of input ends the session");
+}
