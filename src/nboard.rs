@@ -19,6 +19,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::engine::{Color, GgfError, Position, Rules, Square, parse_ggf};
+use crate::search::move_values::MoveValue;
 use crate::search::{Limits, Score, Searcher};
 
 /// The name the engine gives itself.
@@ -80,17 +81,6 @@ pub struct SearchJob {
     position: Position,
     depth: u32,
     contempt: i32,
-}
-
-/// The value of one move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MoveValue {
-    /// The move.
-    pub square: Square,
-    /// Its value for the side to move.
-    pub score: Score,
-    /// The search depth behind it.
-    pub depth: u32,
 }
 
 /// A finished (or cancelled) search.
@@ -303,47 +293,10 @@ impl SearchJob {
             }
             return answer;
         }
-        let me = self.position.to_move();
-        // One ply less, and exact where this position's search would be.
-        let child_limits = Limits {
-            exact_empties: exact_empties(self.depth).saturating_sub(1),
-            ..Self::limits(self.depth.saturating_sub(1).max(1))
-        };
-        for square in self.position.legal_moves().squares() {
-            if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                break;
-            }
-            let Ok(child) = self.position.play(square) else {
-                continue;
-            };
-            let value = if let Some(outcome) = child.outcome() {
-                let mine = me.unwrap_or(Color::Black);
-                let diff = i32::from(outcome.score[mine]) - i32::from(outcome.score[!mine]);
-                MoveValue {
-                    square,
-                    score: Score::Exact(diff),
-                    depth: 0,
-                }
-            } else {
-                let Some(t) = searcher.think(&child, &child_limits, Some(cancel.clone())) else {
-                    continue;
-                };
-                answer.nodes += t.nodes;
-                // The child's value is for its side to move: the same side
-                // again after a pass.
-                let same = child.to_move() == me;
-                let flip = |v: i32| if same { v } else { -v };
-                MoveValue {
-                    square,
-                    score: match t.score {
-                        Score::Exact(v) => Score::Exact(flip(v)),
-                        Score::Estimate(v) => Score::Estimate(flip(v)),
-                    },
-                    depth: t.depth + 1,
-                }
-            };
-            answer.moves.push(value);
-        }
+        let (moves, nodes) =
+            searcher.value_moves(&self.position, &Self::limits(self.depth), Some(cancel));
+        answer.moves = moves;
+        answer.nodes = nodes;
         let contempt = self.contempt;
         answer
             .moves
@@ -359,8 +312,7 @@ impl SearchJob {
 fn centidiscs(score: Score, contempt: i32) -> i32 {
     match score {
         Score::Exact(0) => -contempt,
-        Score::Exact(v) => v * 100,
-        Score::Estimate(v) => v,
+        other => other.centidiscs(),
     }
 }
 

@@ -17,6 +17,7 @@ pub mod board;
 pub mod endgame;
 pub mod eval;
 pub mod midgame;
+pub mod move_values;
 pub mod stability;
 pub mod transposition;
 
