@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod app;
 // Native only: threads, files, a command line (see `platform` for what the
 // browser uses instead).

@@ -1,5 +1,6 @@
 //! The command line: argument types (clap) and one module per command.
 
+pub mod analyze_command;
 pub mod audit_command;
 pub mod bench_command;
 pub mod board_command;
@@ -75,6 +76,8 @@ pub enum Command {
     Leaderboard(leaderboard_commands::LeaderboardArgs),
     /// Follow a game as a spectator, from its watch code.
     Watch(watch_command::WatchArgs),
+    /// Analyse a game (a log, a GGF file or a transcript): each move's value, the best, the loss.
+    Analyze(analyze_command::AnalyzeArgs),
     /// The engine for other programs: the NBoard protocol on stdin/stdout.
     Nboard(nboard_command::NboardArgs),
 }
@@ -141,6 +144,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<String, CliError> {
         Command::Ladder(args) => ladder_command::run(args),
         Command::Bench(args) => bench_command::run(args),
         Command::Nboard(args) => nboard_command::run(args),
+        Command::Analyze(args) => analyze_command::run(args),
         Command::Ratings(args) => ratings_command::run(args),
         Command::Submit(args) => leaderboard_commands::submit(args),
         Command::Watch(args) => watch_command::run(args),
