@@ -34,6 +34,16 @@ pub enum Task {
         /// Nodes the search may visit.
         nodes: u64,
     },
+    /// Every move valued alike, for game analysis: the answer is the
+    /// best move and its value, and the value of the move `played`.
+    Values {
+        /// Midgame depth (1–30).
+        depth: u8,
+        /// Exact from this many empties (at most 26).
+        exact_empties: u8,
+        /// The square of the move played in the game.
+        played: u8,
+    },
 }
 
 /// A job: the position as rules plus the moves from their start, and the
@@ -58,6 +68,9 @@ pub struct ThinkAnswer {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// For [`Task::Values`]: whether the played move's value is exact, and
+    /// the value for the mover.
+    pub played: Option<(bool, i32)>,
 }
 
 /// Why a job cannot be run or read.
@@ -79,6 +92,14 @@ pub enum ThinkError {
     Move {
         /// Which move (from 0).
         index: usize,
+    },
+    /// An analysis depth out of range.
+    #[error("analysis depth 1–30 and exact from at most 26 empties, found {depth} and {exact}")]
+    Depth {
+        /// The depth asked for.
+        depth: u8,
+        /// The exact empties asked for.
+        exact: u8,
     },
     /// The level is not 1–10.
     #[error("the computer's level is 1–10, found {found}")]
@@ -148,8 +169,51 @@ impl ThinkJob {
                 think_within(&mut bot, &position, limit_ms)
             }
             Task::Hint { nodes } => crate::search::hint(&position, nodes),
+            Task::Values {
+                depth,
+                exact_empties,
+                played,
+            } => return self.values(&position, depth, exact_empties, played),
         };
         Ok(ThinkAnswer::from(thought))
+    }
+
+    fn values(
+        &self,
+        position: &Position,
+        depth: u8,
+        exact: u8,
+        played: u8,
+    ) -> Result<ThinkAnswer, ThinkError> {
+        if !(1..=30).contains(&depth) || exact > 26 {
+            return Err(ThinkError::Depth { depth, exact });
+        }
+        let square = Square::new(played)
+            .filter(|&sq| position.is_legal(sq))
+            .ok_or(ThinkError::Move {
+                index: self.moves.len(),
+            })?;
+        let limits = crate::search::Limits {
+            depth: depth.into(),
+            exact_empties: exact.into(),
+            ..crate::search::Limits::analysis(0)
+        };
+        let (values, nodes) = crate::search::Searcher::new(18).value_moves(position, &limits, None);
+        let split = |score| match score {
+            Score::Exact(v) => (true, v),
+            Score::Estimate(v) => (false, v),
+        };
+        let best = values.first();
+        let mine = values.iter().find(|v| v.square == square);
+        let (exact, score) = best.map_or((true, 0), |b| split(b.score));
+        Ok(ThinkAnswer {
+            best: best.map(|b| b.square.index()),
+            exact,
+            score,
+            depth: best.map_or(0, |b| b.depth),
+            nodes,
+            played: mine.map(|m| split(m.score)),
+        })
     }
 }
 
@@ -215,6 +279,7 @@ impl From<Option<Thought>> for ThinkAnswer {
             score,
             depth: thought.map_or(0, |t| t.depth),
             nodes: thought.map_or(0, |t| t.nodes),
+            played: None,
         }
     }
 }
@@ -349,5 +414,63 @@ mod tests {
         let mut off_board = ThinkAnswer::from(None);
         off_board.best = Some(64);
         assert!(ThinkAnswer::from_bytes(&off_board.to_bytes()).is_err());
+    }
+
+    #[test]
+    fn a_values_job_answers_as_the_analysis_does() {
+        let rules = rules();
+        let moves = crate::random_player::random_opening(&rules, 4, 46);
+        let (before, played) = moves.split_at(45);
+        let job = ThinkJob::new(
+            &rules,
+            before,
+            Task::Values {
+                depth: 3,
+                exact_empties: 16,
+                played: played[0].index(),
+            },
+        );
+        let answer = read_reply(&serve(&job.to_bytes())).unwrap();
+        let position = replay(&rules.start_position(), before).unwrap();
+        let limits = crate::search::Limits {
+            depth: 3,
+            exact_empties: 16,
+            ..crate::search::Limits::analysis(0)
+        };
+        let direct = crate::analysis::analyze(
+            &mut crate::search::Searcher::new(18),
+            &position,
+            played,
+            &limits,
+            None,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        let m = direct.moves[0];
+        assert_eq!(answer.best, Some(m.best.index()));
+        assert_eq!(answer.thought().unwrap().score, m.best_score);
+        let Score::Exact(v) = m.score else {
+            panic!("15 empties are exact")
+        };
+        assert_eq!(answer.played, Some((true, v)));
+        // A move that is not legal there, or a depth out of range, is refused.
+        let bad = |task| ThinkJob::new(&rules, before, task).run();
+        let illegal = position.empty().squares().find(|&s| !position.is_legal(s));
+        assert_eq!(
+            bad(Task::Values {
+                depth: 3,
+                exact_empties: 16,
+                played: illegal.unwrap().index()
+            }),
+            Err(ThinkError::Move { index: 45 })
+        );
+        assert!(matches!(
+            bad(Task::Values {
+                depth: 0,
+                exact_empties: 16,
+                played: played[0].index()
+            }),
+            Err(ThinkError::Depth { .. })
+        ));
     }
 }
