@@ -31,7 +31,7 @@ fn check_ffo_file(path: &str, wanted: impl Fn(usize) -> bool) -> usize {
     for item in items.iter().filter(|i| wanted(i.line)) {
         let answers = published(text.lines().nth(item.line - 1).unwrap());
         let best_score = answers.iter().map(|a| a.1).max().unwrap();
-        let result = solve_line(&mut searcher, item);
+        let result = solve_line(&mut searcher, item, 1);
         assert_eq!(result.score, best_score, "{path} line {}", item.line);
         let mv = result.best.expect("a move");
         let mv_score = answers.iter().find(|a| a.0 == mv).map(|a| a.1);

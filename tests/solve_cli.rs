@@ -49,15 +49,31 @@ fn solve_prints_line_move_and_score_then_a_summary() {
         "{out}"
     );
     assert!(lines[3].starts_with("solved 3 positions: "), "{out}");
-    // Several threads print the same answers in file order.
-    let threaded = solve_file(&dir, "ffo2.obf", FFO_1_3, &["--threads", "2"]);
-    let answers = |o: &str| -> Vec<String> {
+    // Several positions at once print the same answers in file order.
+    let jobs = solve_file(&dir, "ffo2.obf", FFO_1_3, &["--jobs", "2"]);
+    let answers = |o: &str, fields: &[usize]| -> Vec<String> {
         o.lines()
             .take(3)
-            .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+            .map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                fields
+                    .iter()
+                    .map(|&f| words[f])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect()
     };
-    assert_eq!(answers(&text(&threaded.stdout)), answers(&out));
+    assert_eq!(
+        answers(&text(&jobs.stdout), &[0, 1, 2]),
+        answers(&out, &[0, 1, 2])
+    );
+    // Each position on two threads: the same scores (of two equally good
+    // moves, either may be named).
+    let threaded = solve_file(&dir, "ffo3.obf", FFO_1_3, &["--threads", "2"]);
+    let threaded = text(&threaded.stdout);
+    assert_eq!(answers(&threaded, &[0, 2]), answers(&out, &[0, 2]));
+    assert!(threaded.contains(" 2 threads)"), "{threaded}");
 }
 
 #[test]

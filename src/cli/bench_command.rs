@@ -90,7 +90,7 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
             total_nodes = 0;
             lines.clear();
             for (k, item) in items.iter().enumerate() {
-                let result = solve_line(&mut searcher, item);
+                let result = solve_line(&mut searcher, item, 1);
                 total_nodes += result.nodes;
                 per_position[k].push(result.time.as_secs_f64());
                 lines.push((result, item.line));

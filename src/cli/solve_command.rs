@@ -2,8 +2,8 @@
 //!
 //! Every line is parsed and checked before any is solved, so a malformed
 //! file is reported at once, naming the line. Results print in file order
-//! as they finish (with `--threads`, several positions are solved at once,
-//! one per thread).
+//! as they finish. `--threads N` solves each position on N threads;
+//! `--jobs J` solves J positions at once.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -34,9 +34,13 @@ pub struct SolveArgs {
     file: PathBuf,
     #[command(flatten)]
     rules: RuleArgs,
-    /// Positions solved at once, one per thread.
+    /// Threads solving each position together (the root's moves shared
+    /// out once the first is solved).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
+    /// Positions solved at once, each on `--threads` threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: u32,
 }
 
 /// One position to solve, as read from the file.
@@ -138,7 +142,7 @@ pub fn parse_positions(text: &str, rules: &RuleArgs) -> Result<Vec<PositionLine>
 /// Solves one position exactly (no budget). The searcher's tables are
 /// cleared first, so the node count does not depend on what was solved
 /// before (or on which thread).
-pub fn solve_line(searcher: &mut Searcher, item: &PositionLine) -> LineResult {
+pub fn solve_line(searcher: &mut Searcher, item: &PositionLine, threads: usize) -> LineResult {
     searcher.clear();
     let started = Instant::now();
     let position = match &item.position {
@@ -157,7 +161,7 @@ pub fn solve_line(searcher: &mut Searcher, item: &PositionLine) -> LineResult {
     let mover = position.to_move().unwrap_or(item.side);
     let topology = position.options().topology;
     let solution = match Board::from_position(position) {
-        Some(board) => searcher.solve(&board, topology, &Budget::nodes(0)),
+        Some(board) => searcher.solve_on_threads(&board, topology, &Budget::nodes(0), threads),
         None => None,
     };
     let (score, best, nodes) = match solution {
@@ -205,11 +209,12 @@ pub fn run(args: &SolveArgs) -> Result<String, CliError> {
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, LineResult)>();
-    let threads = (args.threads as usize).min(items.len());
+    let jobs = (args.jobs as usize).min(items.len());
+    let threads = args.threads as usize;
     let mut total_nodes = 0u64;
     let mut stdout = std::io::stdout().lock();
     std::thread::scope(|scope| {
-        for _ in 0..threads {
+        for _ in 0..jobs {
             let tx = tx.clone();
             let (items, next) = (&items, &next);
             scope.spawn(move || {
@@ -217,7 +222,10 @@ pub fn run(args: &SolveArgs) -> Result<String, CliError> {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(item) = items.get(i) else { break };
-                    if tx.send((i, solve_line(&mut searcher, item))).is_err() {
+                    if tx
+                        .send((i, solve_line(&mut searcher, item, threads)))
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -244,9 +252,10 @@ pub fn run(args: &SolveArgs) -> Result<String, CliError> {
         0.0
     };
     Ok(format!(
-        "solved {} positions: {total_nodes} nodes in {secs:.3} s ({rate:.1} M nodes/s, {threads} thread{})\n",
+        "solved {} positions: {total_nodes} nodes in {secs:.3} s ({rate:.1} M nodes/s, {} thread{})\n",
         items.len(),
-        if threads == 1 { "" } else { "s" }
+        jobs * threads,
+        if jobs * threads == 1 { "" } else { "s" }
     ))
 }
 

@@ -193,26 +193,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             hash_move = entry.best;
         }
         let (alpha_in, beta_in) = (alpha, beta);
-
-        let mut list = MoveList::default();
-        let mut rest = moves;
-        while rest != 0 {
-            let index = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            let flips = G::flips(board.player, board.opponent, index);
-            let child = board.play(index, flips);
-            let priority = if index == hash_move {
-                1 << 30
-            } else if empties >= ORDER_BY_SEARCH {
-                let depth = (empties - ORDER_BY_SEARCH) / 2 + 1;
-                self.nodes += 1;
-                -shallow_value::<G>(&child, depth, -INFINITY, INFINITY)
-            } else {
-                order_priority::<G>(&child, index, empties)
-            };
-            list.push(index, child, priority);
-        }
-        list.sort();
+        let list = self.ordered_moves(board, moves, empties, hash_move);
 
         // Enhanced transposition cut-off: a child already known to refute.
         if empties >= DEEP {
@@ -262,6 +243,38 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
                 .store(key, depth, alpha_in, beta_in, best, best_move);
         }
         best
+    }
+
+    /// The children of `board` (whose legal moves are `moves`), best first:
+    /// the table's move, then by a shallow search or by the ordering
+    /// heuristics.
+    pub(crate) fn ordered_moves(
+        &mut self,
+        board: &Board,
+        moves: u64,
+        empties: u32,
+        hash_move: u8,
+    ) -> MoveList {
+        let mut list = MoveList::default();
+        let mut rest = moves;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let flips = G::flips(board.player, board.opponent, index);
+            let child = board.play(index, flips);
+            let priority = if index == hash_move {
+                1 << 30
+            } else if empties >= ORDER_BY_SEARCH {
+                let depth = (empties - ORDER_BY_SEARCH) / 2 + 1;
+                self.nodes += 1;
+                -shallow_value::<G>(&child, depth, -INFINITY, INFINITY)
+            } else {
+                order_priority::<G>(&child, index, empties)
+            };
+            list.push(index, child, priority);
+        }
+        list.sort();
+        list
     }
 
     /// Alpha-beta without a table for few empties and unlimited discs.

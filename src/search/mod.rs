@@ -18,6 +18,8 @@ pub mod endgame;
 pub mod eval;
 pub mod midgame;
 pub mod move_values;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod parallel_solve;
 pub mod stability;
 pub mod transposition;
 
@@ -279,6 +281,33 @@ impl Searcher {
             Topology::Plane => self.solve_on::<Plane>(board, budget),
             Topology::Torus => self.solve_on::<Torus>(board, budget),
         }
+    }
+
+    /// [`Searcher::solve`] on `threads` threads (see [`parallel_solve`]):
+    /// the same value; a node limit applies to each thread. Not on the
+    /// web, which has no threads here.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn solve_on_threads(
+        &mut self,
+        board: &Board,
+        topology: Topology,
+        budget: &Budget,
+        threads: usize,
+    ) -> Option<Solution> {
+        let board = board.without_idle_supply();
+        let solved = match topology {
+            Topology::Plane => {
+                parallel_solve::solve::<Plane>(&mut self.endgame_table, budget, &board, threads)
+            }
+            Topology::Torus => {
+                parallel_solve::solve::<Torus>(&mut self.endgame_table, budget, &board, threads)
+            }
+        }?;
+        Some(Solution {
+            score: solved.value,
+            best: solved.best.and_then(Square::new),
+            nodes: solved.nodes,
+        })
     }
 
     fn solve_on<G: SearchGeometry>(&mut self, board: &Board, budget: &Budget) -> Option<Solution> {
