@@ -362,6 +362,88 @@ fn the_log_viewer_steps_through_a_selfplay_game() {
 }
 
 #[test]
+fn the_viewer_analyses_a_game_in_the_background_as_reversi_analyze_does() {
+    let dir = TempDir::new("viewer-analysis");
+    let log = dir.0.join("game.log");
+    let made = reversi_cli(
+        &dir,
+        "cli",
+        &["selfplay", "--seed", "5", "--out", log.to_str().unwrap()],
+    );
+    assert!(log.exists(), "selfplay wrote no log: {made}");
+    let cli: serde_json::Value = serde_json::from_str(&reversi_cli(
+        &dir,
+        "cli",
+        &[
+            "analyze",
+            log.to_str().unwrap(),
+            "--depth",
+            "6",
+            "--exact",
+            "16",
+            "--json",
+        ],
+    ))
+    .expect("reversi analyze --json prints JSON");
+    let moves = cli["moves"].as_array().unwrap();
+    let marked = moves
+        .iter()
+        .find(|m| !m["mark"].is_null())
+        .expect("a random selfplay game has a mistake");
+    let number = marked["number"].as_u64().unwrap();
+    let best = marked["best"].as_str().unwrap();
+
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Open a match log").click();
+    harness.run();
+    harness.get_by_role(Role::TextInput).focus();
+    harness.run();
+    harness
+        .get_by_role(Role::TextInput)
+        .type_text(log.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("Open").click();
+    harness.run();
+    harness.get_by_label("Analyse the game").click();
+    // The window keeps drawing while the moves are searched.
+    wait_for(&mut harness, "the analysis to start", |h| {
+        h.query_by_label_contains("Analysing move").is_some()
+    });
+    wait_for(&mut harness, "the analysis", |h| {
+        h.query_by_label_contains("Analysis done").is_some()
+    });
+    let button = format!(
+        "{number} {} {}",
+        marked["move"].as_str().unwrap(),
+        marked["mark"].as_str().unwrap()
+    );
+    harness.get_by_label_contains(&button).click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains(&format!("move {} of", number - 1))
+            .is_some(),
+        "a click on a marked move shows the position before it"
+    );
+    let said = format!("Move {number}: ");
+    let description = harness
+        .query_by_label_contains(&said)
+        .and_then(|node| {
+            use egui_kittest::kittest::NodeT;
+            node.accesskit_node().label().or_else(|| node.value())
+        })
+        .expect("the move is described");
+    assert!(
+        description.contains(&format!("best {best} ")),
+        "the window's best move is the CLI's: {description} / {marked}"
+    );
+    let path_field = harness.get_by_role(Role::TextInput).rect();
+    harness.mask(path_field);
+    harness.snapshot("log_viewer_analysis");
+}
+
+#[test]
 fn a_damaged_log_dropped_on_the_viewer_shows_the_audit_error() {
     let dir = TempDir::new("viewer-drop");
     let log = dir.0.join("game.log");

@@ -14,6 +14,8 @@ pub struct BoardMarks {
     pub legal: Bitboard,
     /// The last move.
     pub last: Option<Square>,
+    /// A move to point out (the best move, in an analysis).
+    pub best: Option<Square>,
     /// Discs turning over, and how far along (0 → 1).
     pub flipping: Option<(Bitboard, f32)>,
 }
@@ -81,6 +83,9 @@ pub fn board(ui: &mut egui::Ui, position: &Position, marks: BoardMarks) -> Optio
                 cell * if hover { 0.2 } else { 0.1 },
                 Color32::from_black_alpha(if hover { 120 } else { 70 }),
             );
+        }
+        if marks.best == Some(square) {
+            painter.circle_stroke(centre, cell * 0.3, Stroke::new(3.0, Color32::LIGHT_BLUE));
         }
         if marks.last == Some(square) {
             painter.circle_filled(centre, cell * 0.07, Color32::from_rgb(0xe0, 0x40, 0x40));

@@ -106,6 +106,7 @@ pub(super) fn game_screen(
             let marks = BoardMarks {
                 legal: frame.legal,
                 last: frame.last,
+                best: None,
                 flipping: super::flip_progress(frame.flipped, animations, ctx),
             };
             let played = board(ui, position, marks).or(typed.filter(|s| frame.legal.contains(*s)));

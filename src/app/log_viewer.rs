@@ -1,7 +1,7 @@
 //! Opening a match log: the audit verdict (the same checks as `reversi
 //! audit`) and the game step by step.
 
-use crate::engine::{Position, Square};
+use crate::engine::{Position, Rules, Square};
 use crate::match_log::audit::audit_log_bytes;
 
 /// A verified log, ready to step through.
@@ -13,6 +13,32 @@ pub struct ViewedLog {
     pub positions: Vec<Position>,
     /// The moves.
     pub moves: Vec<Square>,
+    /// The rules the game was played under.
+    pub rules: Rules,
+}
+
+impl ViewedLog {
+    /// A game that has no log (one against the computer), to step through
+    /// and analyse.
+    pub fn from_game(rules: Rules, moves: &[Square], summary: Vec<String>) -> ViewedLog {
+        let mut position = rules.start_position();
+        let mut positions = vec![position];
+        let mut played = Vec::new();
+        for &square in moves {
+            let Ok(next) = position.play(square) else {
+                break;
+            };
+            position = next;
+            positions.push(position);
+            played.push(square);
+        }
+        ViewedLog {
+            summary,
+            positions,
+            moves: played,
+            rules,
+        }
+    }
 }
 
 /// Reads, audits and prepares a log file; the error is the audit's
@@ -58,5 +84,6 @@ pub fn view_log(bytes: &[u8]) -> Result<ViewedLog, String> {
         summary,
         positions,
         moves,
+        rules: draw.rules,
     })
 }

@@ -2,6 +2,7 @@
 //! here, one screen at a time. Networking and bot thinking run on their own
 //! threads; the window repaints when they report and is idle otherwise.
 
+mod analysis_view;
 pub mod board_view;
 mod game_screen;
 #[cfg(not(target_arch = "wasm32"))]
@@ -194,6 +195,7 @@ enum Screen {
         path: String,
         log: Option<Result<ViewedLog, String>>,
         step: usize,
+        analysis: Option<Box<analysis_view::AnalysisJob>>,
     },
     Settings,
     #[cfg(not(target_arch = "wasm32"))]
@@ -481,6 +483,7 @@ impl ReversiApp {
                     path: String::new(),
                     log: None,
                     step: 0,
+                    analysis: None,
                 };
             }
             if ui.button("Settings").clicked() {
@@ -558,9 +561,18 @@ impl ReversiApp {
     }
 
     fn viewer(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
-        let Screen::Viewer { path, log, step } = &mut self.screen else {
+        let Screen::Viewer {
+            path,
+            log,
+            step,
+            analysis,
+        } = &mut self.screen
+        else {
             return None;
         };
+        if let Some(job) = analysis.as_mut() {
+            job.poll(ui.ctx());
+        }
         ui.heading("Match log");
         #[cfg(not(target_arch = "wasm32"))]
         ui.horizontal(|ui| {
@@ -569,6 +581,7 @@ impl ReversiApp {
             if ui.button("Open").clicked() {
                 *log = Some(log_viewer::open_log(std::path::Path::new(path.trim())));
                 *step = 0;
+                *analysis = None;
             }
         });
         #[cfg(target_arch = "wasm32")]
@@ -589,6 +602,24 @@ impl ReversiApp {
                 for line in &viewed.summary {
                     ui.label(line);
                 }
+                match analysis.as_deref() {
+                    None => {
+                        if !viewed.moves.is_empty() && ui.button("Analyse the game").clicked() {
+                            let positions = viewed.positions[..viewed.moves.len()].to_vec();
+                            *analysis = Some(Box::new(analysis_view::AnalysisJob::start(
+                                viewed.rules,
+                                viewed.moves.clone(),
+                                positions,
+                                ui.ctx(),
+                            )));
+                        }
+                    }
+                    Some(job) => {
+                        if let Some(number) = analysis_view::graph(ui, job, Some(*step + 1)) {
+                            *step = number - 1;
+                        }
+                    }
+                }
                 ui.horizontal(|ui| {
                     if ui
                         .add_enabled(*step > 0, egui::Button::new("◀ Previous"))
@@ -607,12 +638,21 @@ impl ReversiApp {
                 let position = viewed.positions[*step];
                 let last = step.checked_sub(1).map(|i| viewed.moves[i]);
                 counts_line(ui, &position);
+                // The move played from here, as the analysis saw it.
+                let here = analysis
+                    .as_deref()
+                    .and_then(|job| job.done.get(*step))
+                    .copied();
+                if let Some(m) = &here {
+                    ui.label(analysis_view::describe(m));
+                }
                 board(
                     ui,
                     &position,
                     BoardMarks {
                         legal: Default::default(),
                         last,
+                        best: here.map(|m| m.best),
                         flipping: None,
                     },
                 );
@@ -715,6 +755,14 @@ impl ReversiApp {
                     }
                 }
                 Part::End => {
+                    if ui.button("Analyse the game").clicked() {
+                        let summary = vec![format!(
+                            "You ({}) against the computer at level {}",
+                            game.human, game.level
+                        )];
+                        let viewed = ViewedLog::from_game(game.rules, &game.moves, summary);
+                        next = Some(analysed(viewed, String::new(), ui.ctx()));
+                    }
                     if ui.button("Rematch (colours swap)").clicked() {
                         next = Some(Screen::Local(Box::new(LocalGame::new(
                             game.rules,
@@ -827,6 +875,19 @@ fn dropped_log(file: &egui::DroppedFile) -> Screen {
         path,
         log: Some(log),
         step: 0,
+        analysis: None,
+    }
+}
+
+/// The viewer on `viewed`, its analysis started.
+fn analysed(viewed: ViewedLog, path: String, ctx: &egui::Context) -> Screen {
+    let positions = viewed.positions[..viewed.moves.len()].to_vec();
+    let job = analysis_view::AnalysisJob::start(viewed.rules, viewed.moves.clone(), positions, ctx);
+    Screen::Viewer {
+        path,
+        log: Some(Ok(viewed)),
+        step: 0,
+        analysis: Some(Box::new(job)),
     }
 }
 

@@ -470,6 +470,7 @@ impl ReversiApp {
             let marks = BoardMarks {
                 legal: Default::default(),
                 last: moves.last().copied(),
+                best: None,
                 flipping: None,
             };
             // A spectator's clicks do nothing.
@@ -571,6 +572,7 @@ impl ReversiApp {
         };
         let mut submit: Option<std::path::PathBuf> = None;
         let mut rematch: Option<(std::path::PathBuf, bool)> = None;
+        let mut analyse: Option<super::log_viewer::ViewedLog> = None;
         let message = &mut self.message;
         #[cfg(not(target_arch = "wasm32"))]
         let (leaderboard, leaderboard_idle, leaderboard_said) = (
@@ -689,6 +691,13 @@ impl ReversiApp {
                     }
                     // Read on a click only: the log is a file (or the
                     // page's storage), not something to copy every frame.
+                    if ui.button("Analyse the game").clicked() {
+                        match log_bytes(log).as_deref().map(super::log_viewer::view_log) {
+                            Some(Ok(viewed)) => analyse = Some(viewed),
+                            Some(Err(e)) => *message = Some(e),
+                            None => *message = Some("the log is not there".into()),
+                        }
+                    }
                     if ui.button("Copy GGF").clicked() {
                         match log_bytes(log).as_deref().map(ggf_of_log) {
                             Some(Ok(ggf)) => ui.ctx().copy_text(ggf),
@@ -710,6 +719,13 @@ impl ReversiApp {
             },
         );
         let mut next = None;
+        if let Some(viewed) = analyse {
+            let path = snap
+                .log
+                .as_ref()
+                .map_or(String::new(), |l| l.display().to_string());
+            next = Some(super::analysed(viewed, path, ctx));
+        }
         match input {
             Some(GameInput::Play(square)) => game.play(square),
             Some(GameInput::Resign) => game.resign(),
