@@ -86,6 +86,33 @@ impl MoveAnalysis {
     }
 }
 
+impl MoveAnalysis {
+    /// Move `number` (1-based), `square` played from `position` with
+    /// value `score`, where the best move `best` is worth `best_score`;
+    /// `None` when the game was already over there.
+    pub fn new(
+        number: usize,
+        position: &Position,
+        square: Square,
+        score: Score,
+        best: Square,
+        best_score: Score,
+    ) -> Option<MoveAnalysis> {
+        let loss = (best_score.centidiscs() - score.centidiscs()).max(0);
+        Some(MoveAnalysis {
+            number,
+            color: position.to_move()?,
+            square,
+            score,
+            best,
+            best_score,
+            loss,
+            mark: Mark::for_loss(loss),
+            choices: position.legal_moves().count(),
+        })
+    }
+}
+
 /// A whole game analysed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameAnalysis {
@@ -136,9 +163,9 @@ pub fn analyze(
         if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
             break;
         }
-        let Some(color) = position.to_move() else {
+        if position.to_move().is_none() {
             break;
-        };
+        }
         let (values, nodes) = searcher.value_moves(position, limits, cancel);
         analysis.nodes += nodes;
         let (Some(best), Some(played)) =
@@ -147,18 +174,17 @@ pub fn analyze(
             // Cancelled part-way through this position.
             break;
         };
-        let loss = best.score.centidiscs() - played.score.centidiscs();
-        analysis.moves.push(MoveAnalysis {
-            number: i + 1,
-            color,
+        let Some(analysed) = MoveAnalysis::new(
+            i + 1,
+            position,
             square,
-            score: played.score,
-            best: best.square,
-            best_score: best.score,
-            loss,
-            mark: Mark::for_loss(loss),
-            choices: position.legal_moves().count(),
-        });
+            played.score,
+            best.square,
+            best.score,
+        ) else {
+            break;
+        };
+        analysis.moves.push(analysed);
         progress(i + 1, moves.len());
     }
     Ok(analysis)

@@ -311,6 +311,21 @@ fn joining_with_a_malformed_code_shows_the_error() {
     );
 }
 
+/// From Home, opens the log at `path` in the viewer, typed as a user would.
+fn open_in_viewer(harness: &mut Harness<'_, ReversiApp>, path: &std::path::Path) {
+    harness.run();
+    harness.get_by_label("Open a match log").click();
+    harness.run();
+    harness.get_by_role(Role::TextInput).focus();
+    harness.run();
+    harness
+        .get_by_role(Role::TextInput)
+        .type_text(path.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("Open").click();
+    harness.run();
+}
+
 #[test]
 fn the_log_viewer_steps_through_a_selfplay_game() {
     let dir = TempDir::new("viewer");
@@ -329,17 +344,7 @@ fn the_log_viewer_steps_through_a_selfplay_game() {
         .unwrap();
     assert!(status.success());
     let mut harness = app(&dir, light());
-    harness.run();
-    harness.get_by_label("Open a match log").click();
-    harness.run();
-    harness.get_by_role(Role::TextInput).focus();
-    harness.run();
-    harness
-        .get_by_role(Role::TextInput)
-        .type_text(log.to_str().unwrap());
-    harness.run();
-    harness.get_by_label("Open").click();
-    harness.run();
+    open_in_viewer(&mut harness, &log);
     if let Some(error) = harness.query_by_label_contains("Does not verify") {
         panic!("the log did not open: {error:?}");
     }
@@ -394,17 +399,7 @@ fn the_viewer_analyses_a_game_in_the_background_as_reversi_analyze_does() {
     let best = marked["best"].as_str().unwrap();
 
     let mut harness = app(&dir, light());
-    harness.run();
-    harness.get_by_label("Open a match log").click();
-    harness.run();
-    harness.get_by_role(Role::TextInput).focus();
-    harness.run();
-    harness
-        .get_by_role(Role::TextInput)
-        .type_text(log.to_str().unwrap());
-    harness.run();
-    harness.get_by_label("Open").click();
-    harness.run();
+    open_in_viewer(&mut harness, &log);
     harness.get_by_label("Analyse the game").click();
     // The window keeps drawing while the moves are searched.
     wait_for(&mut harness, "the analysis to start", |h| {

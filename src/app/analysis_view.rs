@@ -95,21 +95,15 @@ impl AnalysisJob {
         let parsed = answer.map_err(|e| e.to_string()).and_then(|a| {
             let best = a.best.and_then(Square::new).ok_or("no best move")?;
             let (exact, value) = a.played.ok_or("no value for the move played")?;
-            let color = position.to_move().ok_or("the game was over")?;
-            let best_score = score_of(a.exact, a.score);
-            let score = score_of(exact, value);
-            let loss = (best_score.centidiscs() - score.centidiscs()).max(0);
-            Ok::<_, String>(MoveAnalysis {
-                number: i + 1,
-                color,
-                square: self.moves[i],
-                score,
+            MoveAnalysis::new(
+                i + 1,
+                &position,
+                self.moves[i],
+                score_of(exact, value),
                 best,
-                best_score,
-                loss,
-                mark: Mark::for_loss(loss),
-                choices: position.legal_moves().count(),
-            })
+                score_of(a.exact, a.score),
+            )
+            .ok_or_else(|| "the game was over".to_string())
         });
         match parsed {
             Ok(m) => self.done.push(m),
