@@ -121,6 +121,14 @@ pub enum CliError {
     /// Two logs of one game disagree (the text is the full report).
     #[error("{0}")]
     Disputed(String),
+    /// An evaluation weights file cannot be read or is refused.
+    #[error("--eval {path}: {reason}")]
+    Weights {
+        /// The file named.
+        path: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
 }
 
 /// Runs a parsed command line's `command`, returning what to print on

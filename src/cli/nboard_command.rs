@@ -19,6 +19,7 @@ use clap::Args;
 use super::CliError;
 use crate::nboard::{NboardEngine, Request, SearchAnswer};
 use crate::search::Searcher;
+use crate::search::patterns::{self, PatternWeights};
 
 /// The longest line read; a longer one is skipped with a status line.
 const MAX_LINE: usize = 256 * 1024;
@@ -27,7 +28,32 @@ const TABLE_BITS: u32 = 21;
 
 /// Arguments of `reversi nboard`.
 #[derive(Debug, Clone, Args)]
-pub struct NboardArgs {}
+pub struct NboardArgs {
+    /// The evaluation: `patterns` (the shipped pattern weights, the
+    /// default), `linear` (the small linear model alone), or the path of a
+    /// pattern weights file written by `examples/train_patterns.rs`, to try
+    /// newly trained weights in a GUI or an engine match.
+    #[arg(long, default_value = "patterns")]
+    pub eval: String,
+}
+
+/// Makes `eval` this process's evaluation, before any search.
+fn choose_evaluation(eval: &str) -> Result<(), CliError> {
+    let refuse = |reason: String| CliError::Weights {
+        path: eval.to_string(),
+        reason,
+    };
+    let chosen = match eval {
+        "patterns" => return Ok(()),
+        "linear" => None,
+        path => {
+            let bytes = std::fs::read(path).map_err(|e| refuse(e.to_string()))?;
+            let weights = PatternWeights::decode(&bytes).map_err(|e| refuse(e.to_string()))?;
+            Some(weights)
+        }
+    };
+    patterns::install(chosen).map_err(|e| refuse(e.to_string()))
+}
 
 enum Event {
     Line(String),
@@ -89,7 +115,8 @@ fn interrupts(line: &str) -> bool {
 }
 
 /// Runs the protocol until `quit` or the end of input.
-pub fn run(_args: &NboardArgs) -> Result<String, CliError> {
+pub fn run(args: &NboardArgs) -> Result<String, CliError> {
+    choose_evaluation(&args.eval)?;
     let (events_in, events) = mpsc::channel();
     let reader_events = events_in.clone();
     std::thread::spawn(move || read_lines(reader_events));

@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 
 use super::SearchGeometry;
 use super::board::Board;
+use super::patterns::PatternWeights;
 
 /// Number of scalar features.
 pub const SCALARS: usize = 10;
@@ -433,7 +434,21 @@ pub fn features<G: SearchGeometry>(board: &Board) -> Features {
 /// The evaluation of `board` for the side to move, in hundredths of a disc.
 #[inline]
 pub fn evaluate<G: SearchGeometry>(board: &Board) -> i32 {
-    weights().value(&features::<G>(board))
+    match pattern_weights::<G>(board) {
+        Some(patterns) => patterns.evaluate::<G>(board),
+        None => weights().value(&features::<G>(board)),
+    }
+}
+
+/// The pattern weights that apply to `board`: on the plane without walls
+/// (the patterns know no walls), when weights are loaded.
+#[inline(always)]
+pub fn pattern_weights<G: SearchGeometry>(board: &Board) -> Option<&'static PatternWeights> {
+    if G::PLANE && board.player | board.opponent | board.empty == u64::MAX {
+        super::patterns::weights()
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use super::board::Board;
 use super::endgame::MoveList;
-use super::eval::{Weights, features};
+use super::eval::evaluate;
 use super::transposition::{NO_MOVE, Table};
 use super::{Budget, SearchGeometry};
 
@@ -23,7 +23,6 @@ pub struct Midgame<'a, G> {
     /// Set when the budget ran out.
     pub aborted: bool,
     budget: &'a Budget,
-    weights: &'static Weights,
     geometry: std::marker::PhantomData<G>,
 }
 
@@ -35,14 +34,13 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
             nodes,
             aborted: false,
             budget,
-            weights: super::eval::weights(),
             geometry: std::marker::PhantomData,
         }
     }
 
     #[inline(always)]
     fn evaluate(&self, board: &Board) -> i32 {
-        self.weights.value(&features::<G>(board))
+        evaluate::<G>(board)
     }
 
     /// Values of the root moves `moves` searched to `depth` within

@@ -3,7 +3,8 @@
 //! limit sets the [`Budget`]'s cancel flag from its own timer.
 //!
 //! - [`board`]: the compact board the search plays on;
-//! - [`eval`]: the static evaluation and its learned weights;
+//! - [`eval`]: the static evaluation: [`patterns`] on the plane, a linear
+//!   model on the torus and with walls;
 //! - [`stability`]: discs that can never flip;
 //! - [`midgame`]: iterative deepening PVS with aspiration windows;
 //! - [`endgame`]: the exact solver;
@@ -20,6 +21,7 @@ pub mod midgame;
 pub mod move_values;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel_solve;
+pub mod patterns;
 pub mod stability;
 pub mod transposition;
 

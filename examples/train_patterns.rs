@@ -1,0 +1,672 @@
+//! Trains the pattern evaluation (`src/search/pattern_weights.bin`) from the
+//! positions `examples/eval_data.rs` generates, the way Logistello and its
+//! successors bootstrap: the late phases from exact endgame scores, then
+//! each earlier band of empties from searches whose leaves land in the
+//! bands already trained.
+//!
+//! ```text
+//! cargo run --release --example eval_data -- --games 20000 --solve-at 18 --dir DIR
+//! cargo run --release --example train_patterns -- --dir DIR --out src/search/pattern_weights.bin
+//! ```
+//!
+//! How:
+//! 1. The data: `DIR/plane.bin` (20-byte records, see `eval_data.rs`).
+//!    Positions at `--exact` empties or fewer carry their exact score.
+//!    Every tenth game is held out for validation and never fitted.
+//! 2. Fit: for each phase (two empties), the distinct pattern weights and
+//!    the scalar weights minimise the squared error over the positions
+//!    within two empties of the phase, plus a ridge penalty (`--lambda`)
+//!    that pulls rarely seen configurations towards zero: conjugate
+//!    gradients on the normal equations, preconditioned by their diagonal.
+//! 3. Bootstrap: the positions of the next `--step` empties are labelled by
+//!    a `--depth`-ply search that evaluates with the weights fitted so far
+//!    (a child process, so each band searches with its own weights), then
+//!    fitted; and so on up to 60 empties (or `--until`).
+//! 4. Report: for each phase, the positions, the error of the fit on the
+//!    training and on the held-out positions, and the held-out error of the
+//!    program's linear evaluation on the same positions, for comparison.
+//!
+//! Resumable and incremental: each band's labels go to
+//! `DIR/labels-dD-LO-HI.bin` with a `.progress` file of how many data
+//! records it has scanned, so a rerun after the data has grown labels only
+//! the new positions, and a run cut short redoes at most one band.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use reversi::engine::topology::Plane;
+use reversi::search::board::{Board, UNLIMITED};
+use reversi::search::midgame::{INFINITY, Midgame};
+use reversi::search::patterns::{
+    self, INSTANCES, PHASES, PatternWeights, SCALAR_NAMES, SCALARS, compact_index, compact_size,
+};
+use reversi::search::transposition::Table;
+use reversi::search::{Budget, eval};
+
+const MAGIC: &[u8; 8] = b"RVEDATA1";
+const RECORD: usize = 20;
+const EXACT: u8 = 0;
+const UNLABELLED: u8 = 255;
+
+struct Args {
+    dir: PathBuf,
+    out: Option<PathBuf>,
+    exact: u32,
+    step: u32,
+    depth: u32,
+    lambda: f64,
+    iterations: usize,
+    threads: usize,
+    until: u32,
+}
+
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut args = Args {
+        dir: PathBuf::from("target/eval-data"),
+        out: None,
+        exact: 18,
+        step: 6,
+        depth: 6,
+        lambda: 3.0,
+        iterations: 60,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        until: 60,
+    };
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        let number = |v: String| v.parse::<u64>().map_err(|e| format!("{flag}: {e}"));
+        match flag.as_str() {
+            "--dir" => args.dir = PathBuf::from(value()?),
+            "--out" => args.out = Some(PathBuf::from(value()?)),
+            "--exact" => args.exact = number(value()?)?.clamp(4, 30) as u32,
+            "--step" => args.step = number(value()?)?.clamp(1, 20) as u32,
+            "--depth" => args.depth = number(value()?)?.clamp(1, 12) as u32,
+            "--iterations" => args.iterations = number(value()?)?.clamp(1, 1000) as usize,
+            "--threads" => args.threads = number(value()?)?.clamp(1, 256) as usize,
+            "--until" => args.until = number(value()?)?.clamp(4, 60) as u32,
+            "--lambda" => {
+                args.lambda = value()?
+                    .parse()
+                    .map_err(|e| format!("--lambda: {e}"))
+                    .and_then(|l: f64| {
+                        if l >= 0.0 {
+                            Ok(l)
+                        } else {
+                            Err("--lambda: must be 0 or more".into())
+                        }
+                    })?
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(args)
+}
+
+/// One position with its label (discs, side to move's view).
+#[derive(Clone, Copy)]
+struct Record {
+    player: u64,
+    opponent: u64,
+    label: i16,
+    source: u8,
+}
+
+impl Record {
+    fn empties(&self) -> u32 {
+        64 - (self.player | self.opponent).count_ones()
+    }
+    fn board(&self) -> Board {
+        Board {
+            player: self.player,
+            opponent: self.opponent,
+            empty: !(self.player | self.opponent),
+            player_supply: UNLIMITED,
+            opponent_supply: UNLIMITED,
+        }
+    }
+    fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.player.to_le_bytes());
+        out.extend_from_slice(&self.opponent.to_le_bytes());
+        out.extend_from_slice(&self.label.to_le_bytes());
+        out.push(self.source);
+        out.push(0);
+    }
+}
+
+/// The records of a data file (up to `limit` bytes, the part its progress
+/// file vouches for).
+fn read_records(path: &Path, limit: Option<u64>) -> Result<Vec<Record>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(format!("{}: not an eval_data file", path.display()));
+    }
+    let end = limit.map_or(bytes.len(), |l| (l as usize).min(bytes.len()));
+    let body = &bytes[MAGIC.len()..end];
+    let mut out = Vec::with_capacity(body.len() / RECORD);
+    for r in body.chunks_exact(RECORD) {
+        let word = |k: usize| u64::from_le_bytes(r[k..k + 8].try_into().unwrap_or([0; 8]));
+        let record = Record {
+            player: word(0),
+            opponent: word(8),
+            label: i16::from_le_bytes([r[16], r[17]]),
+            source: r[18],
+        };
+        if record.player & record.opponent != 0 || record.label.abs() > 64 {
+            return Err(format!("{}: a malformed record", path.display()));
+        }
+        out.push(record);
+    }
+    Ok(out)
+}
+
+fn read_count(path: &Path, name: &str) -> Result<Option<u64>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let mut words = text.split_ascii_whitespace();
+            while let (Some(n), Some(v)) = (words.next(), words.next()) {
+                if n == name {
+                    return v
+                        .parse()
+                        .map(Some)
+                        .map_err(|e| format!("{}: {e}", path.display()));
+                }
+            }
+            Err(format!("{}: no `{name}` line", path.display()))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// The data: the positions and which game each came from (a game's
+/// positions are stored together, empties falling).
+fn load_data(dir: &Path) -> Result<(Vec<Record>, Vec<u32>), String> {
+    let bytes = read_count(&dir.join("plane.progress"), "bytes")?;
+    let records = read_records(&dir.join("plane.bin"), bytes)?;
+    let mut games = Vec::with_capacity(records.len());
+    let mut game = 0u32;
+    let mut last = 61;
+    for r in &records {
+        if r.empties() > last {
+            game += 1;
+        }
+        last = r.empties();
+        games.push(game);
+    }
+    Ok((records, games))
+}
+
+fn held_out(game: u32) -> bool {
+    game % 10 == 0
+}
+
+/// Labels the unlabelled positions with `lo < empties <= hi` by a
+/// `depth`-ply search with the installed weights (run in a child process).
+fn label_band(args: &Args, weights: &Path, lo: u32, hi: u32) -> Result<(), String> {
+    let bytes = std::fs::read(weights).map_err(|e| format!("{}: {e}", weights.display()))?;
+    let decoded =
+        PatternWeights::decode(&bytes).map_err(|e| format!("{}: {e}", weights.display()))?;
+    patterns::install(Some(decoded)).map_err(|e| e.to_string())?;
+    let (records, _) = load_data(&args.dir)?;
+    let stem = format!("labels-d{}-{lo}-{hi}", args.depth);
+    let out_path = args.dir.join(format!("{stem}.bin"));
+    let progress_path = args.dir.join(format!("{stem}.progress"));
+    let scanned = read_count(&progress_path, "scanned")?.unwrap_or(0) as usize;
+    let kept = read_count(&progress_path, "bytes")?.unwrap_or(MAGIC.len() as u64);
+    let todo: Vec<usize> = (scanned..records.len())
+        .filter(|&k| {
+            let r = &records[k];
+            r.source == UNLABELLED && r.empties() > lo && r.empties() <= hi
+        })
+        .collect();
+    eprintln!(
+        "  labelling {} positions at {}–{hi} empties by {}-ply searches",
+        todo.len(),
+        lo + 1,
+        args.depth
+    );
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let mut labelled: Vec<Option<Record>> = vec![None; todo.len()];
+    let chunks: Vec<Vec<(usize, Record)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..args.threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut table = Table::new(20);
+                    let budget = Budget::nodes(0);
+                    let mut done = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&index) = todo.get(k) else { break };
+                        let record = records[index];
+                        let board = record.board();
+                        let mut search = Midgame::<Plane>::new(&mut table, &budget, 0);
+                        let mut value = 0;
+                        for d in 1..=args.depth {
+                            value = search.pvs(&board, d, -INFINITY, INFINITY);
+                        }
+                        let discs = (f64::from(value) / 100.0).round() as i16;
+                        done.push((
+                            k,
+                            Record {
+                                label: discs.clamp(-64, 64),
+                                source: args.depth as u8,
+                                ..record
+                            },
+                        ));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    for (k, r) in chunks.into_iter().flatten() {
+        labelled[k] = Some(r);
+    }
+    let mut encoded = Vec::new();
+    for r in labelled.iter().flatten() {
+        r.encode(&mut encoded);
+    }
+    let err = |e: std::io::Error| format!("{}: {e}", out_path.display());
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&out_path)
+        .map_err(err)?;
+    if kept == MAGIC.len() as u64 {
+        file.set_len(0).map_err(err)?;
+        file.write_all(MAGIC).map_err(err)?;
+    } else {
+        // Drop anything written after the last progress update.
+        file.set_len(kept).map_err(err)?;
+        use std::io::Seek;
+        file.seek(std::io::SeekFrom::End(0)).map_err(err)?;
+    }
+    file.write_all(&encoded).map_err(err)?;
+    file.sync_data().map_err(err)?;
+    let total = kept + encoded.len() as u64;
+    let tmp = progress_path.with_extension("progress.tmp");
+    std::fs::write(&tmp, format!("scanned {}\nbytes {total}\n", records.len()))
+        .and_then(|()| std::fs::rename(&tmp, &progress_path))
+        .map_err(|e| format!("{}: {e}", progress_path.display()))?;
+    eprintln!(
+        "  labelled in {:.0} s ({:.1} ms a position)",
+        started.elapsed().as_secs_f64(),
+        started.elapsed().as_secs_f64() * 1000.0 / todo.len().max(1) as f64
+    );
+    Ok(())
+}
+
+/// A training position: its game, empties, label and features.
+struct Sample {
+    held_out: bool,
+    empties: u32,
+    label: f32,
+    exact: bool,
+    patterns: [u32; INSTANCES],
+    scalars: [f32; SCALARS],
+    /// The linear evaluation's value, in discs, for comparison.
+    linear: f32,
+}
+
+fn sample(record: &Record, game: u32) -> Sample {
+    let board = record.board();
+    let f = patterns::features::<Plane>(&board);
+    let mut compact = [0u32; INSTANCES];
+    for (c, &i) in compact.iter_mut().zip(&f.indices) {
+        *c = compact_index(i);
+    }
+    let linear = eval::weights().value(&eval::features::<Plane>(&board));
+    Sample {
+        held_out: held_out(game),
+        empties: record.empties(),
+        label: f32::from(record.label),
+        exact: record.source == EXACT,
+        patterns: compact,
+        scalars: f.scalars.map(|s| s as f32),
+        linear: linear as f32 / 100.0,
+    }
+}
+
+/// The fitted weights of one phase, in discs.
+#[derive(Clone)]
+struct Fit {
+    patterns: Vec<f32>,
+    scalars: [f32; SCALARS],
+}
+
+impl Fit {
+    fn predict(&self, s: &Sample) -> f32 {
+        let mut v: f32 = s.patterns.iter().map(|&i| self.patterns[i as usize]).sum();
+        for (w, x) in self.scalars.iter().zip(&s.scalars) {
+            v += w * x;
+        }
+        v
+    }
+}
+
+/// Ridge regression by preconditioned conjugate gradients.
+fn fit(samples: &[&Sample], lambda: f64, iterations: usize) -> Fit {
+    let n = compact_size();
+    let dim = n + SCALARS;
+    // Column values: 1 for a pattern entry, the scalar's value otherwise.
+    let apply = |x: &[f64], out: &mut [f64]| {
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for s in samples {
+            let mut t: f64 = s.patterns.iter().map(|&i| x[i as usize]).sum();
+            for (k, &v) in s.scalars.iter().enumerate() {
+                t += x[n + k] * f64::from(v);
+            }
+            for &i in &s.patterns {
+                out[i as usize] += t;
+            }
+            for (k, &v) in s.scalars.iter().enumerate() {
+                out[n + k] += t * f64::from(v);
+            }
+        }
+        for k in 0..dim {
+            let l = if k < n { lambda } else { 1e-3 };
+            out[k] += l * x[k];
+        }
+    };
+    let mut b = vec![0.0f64; dim];
+    let mut diagonal = vec![0.0f64; dim];
+    for s in samples {
+        let y = f64::from(s.label);
+        for &i in &s.patterns {
+            b[i as usize] += y;
+            diagonal[i as usize] += 1.0;
+        }
+        for (k, &v) in s.scalars.iter().enumerate() {
+            b[n + k] += y * f64::from(v);
+            diagonal[n + k] += f64::from(v) * f64::from(v);
+        }
+    }
+    let precondition: Vec<f64> = diagonal
+        .iter()
+        .enumerate()
+        .map(|(k, d)| 1.0 / (d + if k < n { lambda } else { 1e-3 }).max(1e-9))
+        .collect();
+    let mut x = vec![0.0f64; dim];
+    let mut r = b.clone();
+    let mut z: Vec<f64> = r.iter().zip(&precondition).map(|(r, m)| r * m).collect();
+    let mut p = z.clone();
+    let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+    let mut q = vec![0.0f64; dim];
+    for _ in 0..iterations {
+        apply(&p, &mut q);
+        let pq: f64 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
+        if pq <= 0.0 {
+            break;
+        }
+        let alpha = rz / pq;
+        for k in 0..dim {
+            x[k] += alpha * p[k];
+            r[k] -= alpha * q[k];
+        }
+        for k in 0..dim {
+            z[k] = r[k] * precondition[k];
+        }
+        let rz_next: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+        if rz_next < 1e-12 {
+            break;
+        }
+        let beta = rz_next / rz;
+        rz = rz_next;
+        for k in 0..dim {
+            p[k] = z[k] + beta * p[k];
+        }
+    }
+    let mut scalars = [0f32; SCALARS];
+    for (k, s) in scalars.iter_mut().enumerate() {
+        *s = x[n + k] as f32;
+    }
+    Fit {
+        patterns: x[..n].iter().map(|&v| v as f32).collect(),
+        scalars,
+    }
+}
+
+/// The empties a phase's fit draws on: its own two and two either side.
+fn window(phase: usize) -> std::ops::RangeInclusive<u32> {
+    let lo = (2 * phase as u32).saturating_sub(2);
+    let hi = if phase == PHASES - 1 {
+        60
+    } else {
+        2 * phase as u32 + 3
+    };
+    lo..=hi
+}
+
+/// Fits every phase with labelled positions of its own (empties ≤
+/// `labelled_to`) that has no fit yet.
+fn fit_phases(args: &Args, samples: &[Sample], labelled_to: u32, fits: &mut [Option<Fit>]) {
+    let next = AtomicUsize::new(0);
+    let todo: Vec<usize> = (0..PHASES)
+        .filter(|&p| fits[p].is_none() && 2 * p as u32 <= labelled_to)
+        .collect();
+    let results: Vec<(usize, Fit)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..args.threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&phase) = todo.get(k) else { break };
+                        let range = window(phase);
+                        let train: Vec<&Sample> = samples
+                            .iter()
+                            .filter(|s| !s.held_out && range.contains(&s.empties))
+                            .collect();
+                        out.push((phase, fit(&train, args.lambda, args.iterations)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    for (phase, f) in results {
+        fits[phase] = Some(f);
+    }
+}
+
+fn to_weights(fits: &[Option<Fit>]) -> PatternWeights {
+    let mut compact = Vec::with_capacity(PHASES);
+    let mut scalars = [[0i32; SCALARS]; PHASES];
+    for (phase, f) in fits.iter().enumerate() {
+        match f {
+            Some(f) => {
+                compact.push(
+                    f.patterns
+                        .iter()
+                        .map(|&w| (w * 100.0).round().clamp(-32000.0, 32000.0) as i16)
+                        .collect(),
+                );
+                for (s, &w) in scalars[phase].iter_mut().zip(&f.scalars) {
+                    *s = (w * 100.0).round() as i32;
+                }
+            }
+            None => compact.push(vec![0; compact_size()]),
+        }
+    }
+    PatternWeights::from_compact(&compact, scalars)
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    let started = Instant::now();
+    let (records, games) = load_data(&args.dir)?;
+    let exact = records.iter().filter(|r| r.source == EXACT).count();
+    eprintln!(
+        "train_patterns: {} positions from {} games ({exact} exact) in {}",
+        records.len(),
+        games.last().map_or(0, |g| g + 1),
+        args.dir.display()
+    );
+    let mut samples: Vec<Sample> = records
+        .iter()
+        .zip(&games)
+        .filter(|(r, _)| r.source == EXACT && r.empties() <= args.exact)
+        .map(|(r, &g)| sample(r, g))
+        .collect();
+    let mut fits: Vec<Option<Fit>> = vec![None; PHASES];
+    let mut labelled_to = args.exact;
+    // The game of each position, to hold out the same games among labels.
+    let game_of: std::collections::HashMap<(u64, u64), u32> = records
+        .iter()
+        .zip(&games)
+        .map(|(r, &g)| ((r.player, r.opponent), g))
+        .collect();
+    loop {
+        fit_phases(args, &samples, labelled_to, &mut fits);
+        if labelled_to >= args.until {
+            break;
+        }
+        let (lo, hi) = (labelled_to, (labelled_to + args.step).min(60));
+        let weights_path = args.dir.join(format!("bootstrap-{lo}.weights"));
+        std::fs::write(&weights_path, to_weights(&fits).encode())
+            .map_err(|e| format!("{}: {e}", weights_path.display()))?;
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let status = Command::new(exe)
+            .arg("label")
+            .arg(&weights_path)
+            .args([lo.to_string(), hi.to_string()])
+            .args(["--dir".into(), args.dir.display().to_string()])
+            .args(["--depth".into(), args.depth.to_string()])
+            .args(["--threads".into(), args.threads.to_string()])
+            .status()
+            .map_err(|e| e.to_string())?;
+        if !status.success() {
+            return Err(format!("labelling {lo}–{hi} failed"));
+        }
+        let path = args
+            .dir
+            .join(format!("labels-d{}-{lo}-{hi}.bin", args.depth));
+        let bytes = read_count(&path.with_extension("progress"), "bytes")?;
+        for r in read_records(&path, bytes)? {
+            let game = game_of.get(&(r.player, r.opponent)).copied().unwrap_or(1);
+            samples.push(sample(&r, game));
+        }
+        labelled_to = hi;
+        // Phases whose window reaches into the new band are refitted.
+        for (phase, f) in fits.iter_mut().enumerate() {
+            if *window(phase).end() > lo {
+                *f = None;
+            }
+        }
+    }
+    let weights = to_weights(&fits);
+    report(&samples, &fits, args);
+    if let Some(out) = &args.out {
+        let bytes = weights.encode();
+        std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+        eprintln!(
+            "train_patterns: wrote {} ({} bytes) in {:.0} s",
+            out.display(),
+            bytes.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+fn rms(errors: impl Iterator<Item = f32>) -> (usize, f64) {
+    let (mut n, mut sum) = (0usize, 0f64);
+    for e in errors {
+        n += 1;
+        sum += f64::from(e) * f64::from(e);
+    }
+    (n, if n == 0 { 0.0 } else { (sum / n as f64).sqrt() })
+}
+
+fn report(samples: &[Sample], fits: &[Option<Fit>], args: &Args) {
+    println!(
+        "# lambda {}, {} iterations, exact to {} empties, then {}-ply labels in bands of {}",
+        args.lambda, args.iterations, args.exact, args.depth, args.step
+    );
+    println!("# scalars: {}", SCALAR_NAMES.join(" "));
+    println!(
+        "empties  labels  train  rms-train  held-out  rms-held-out  linear-rms-held-out  scalars"
+    );
+    for (phase, f) in fits.iter().enumerate() {
+        let Some(f) = f else { continue };
+        let own = |s: &&Sample| phase_of(s.empties) == phase;
+        let train = rms(samples
+            .iter()
+            .filter(|s| !s.held_out)
+            .filter(own)
+            .map(|s| f.predict(s) - s.label));
+        let test = rms(samples
+            .iter()
+            .filter(|s| s.held_out)
+            .filter(own)
+            .map(|s| f.predict(s) - s.label));
+        let linear = rms(samples
+            .iter()
+            .filter(|s| s.held_out)
+            .filter(own)
+            .map(|s| s.linear - s.label));
+        let kind = if samples.iter().filter(own).all(|s| s.exact) {
+            "exact"
+        } else {
+            "search"
+        };
+        let scalars: Vec<String> = f.scalars.iter().map(|w| format!("{w:.2}")).collect();
+        println!(
+            "{:>2}–{:<2}   {kind:<6}  {:>6}  {:>9.2}  {:>8}  {:>12.2}  {:>19.2}  {}",
+            2 * phase,
+            if phase == PHASES - 1 {
+                60
+            } else {
+                2 * phase + 1
+            },
+            train.0,
+            train.1,
+            test.0,
+            test.1,
+            linear.1,
+            scalars.join(" ")
+        );
+    }
+}
+
+fn phase_of(empties: u32) -> usize {
+    patterns::phase(empties)
+}
+
+fn main() {
+    let mut argv = std::env::args().skip(1).peekable();
+    let result = if argv.peek().map(String::as_str) == Some("label") {
+        argv.next();
+        let (Some(weights), Some(lo), Some(hi)) = (argv.next(), argv.next(), argv.next()) else {
+            eprintln!("train_patterns label WEIGHTS LO HI [--dir D] [--depth N] [--threads N]");
+            std::process::exit(2);
+        };
+        let bounds = lo
+            .parse::<u32>()
+            .and_then(|lo| hi.parse::<u32>().map(|hi| (lo, hi)));
+        match (parse_args(argv), bounds) {
+            (Ok(args), Ok((lo, hi))) => label_band(&args, Path::new(&weights), lo, hi),
+            (Err(e), _) => Err(e),
+            (_, Err(e)) => Err(format!("LO HI: {e}")),
+        }
+    } else {
+        parse_args(argv).and_then(|args| run(&args))
+    };
+    if let Err(e) = result {
+        eprintln!("train_patterns: {e}");
+        std::process::exit(1);
+    }
+}
