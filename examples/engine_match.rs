@@ -11,8 +11,9 @@
 //! Each pair of games starts from the same random opening of 4–11 plies
 //! (seeded by the pair's number, so a match is the same in every run); `A`
 //! plays Black in the first and White in the second. The score counts a
-//! win 1 and a draw ½; an engine that answers an illegal move or nothing
-//! loses that game. Prints each game and the total with the mean disc
+//! win 1 and a draw ½; an engine that answers an illegal move or closes
+//! its output loses that game (there is no clock: one that hangs stops the
+//! match). Prints each game and the total with the mean disc
 //! difference.
 
 use std::io::{BufRead, BufReader, Write};

@@ -22,9 +22,15 @@
 //!    a `--depth`-ply search that evaluates with the weights fitted so far
 //!    (a child process, so each band searches with its own weights), then
 //!    fitted; and so on up to 60 empties (or `--until`).
+//!    A phase with fewer than 5000 positions of its own (the first plies,
+//!    rare in the data) takes the weights of the nearest later phase.
 //! 4. Report: for each phase, the positions, the error of the fit on the
 //!    training and on the held-out positions, and the held-out error of the
 //!    program's linear evaluation on the same positions, for comparison.
+//!
+//! `train_patterns exact-test LO HI PER` solves up to PER held-out
+//! positions at each of LO to HI empties exactly (`DIR/exact-test.bin`);
+//! the report then gives the error against those exact scores too.
 //!
 //! Resumable and incremental: each band's labels go to
 //! `DIR/labels-dD-LO-HI.bin` with a `.progress` file of how many data
@@ -102,7 +108,66 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             other => return Err(format!("unknown argument {other}")),
         }
     }
+    if args.step > args.depth {
+        return Err(format!(
+            "--step {} is more than --depth {}: the searches' leaves would land on phases not yet fitted",
+            args.step, args.depth
+        ));
+    }
+    if args.until < 60 && args.out.is_some() {
+        return Err("--until below 60 fits only the late phases: no --out then".into());
+    }
     Ok(args)
+}
+
+/// Fewer training positions than this in a phase's own two empties and
+/// the phase takes its neighbour's weights.
+const MIN_OWN_POSITIONS: usize = 5000;
+
+/// Label files: their magic and record size.
+const LABEL_MAGIC: &[u8; 8] = b"RVLABEL1";
+const LABEL_RECORD: usize = RECORD + 4;
+
+/// The records of a label file, each with its index in the data.
+fn read_labels(path: &Path, limit: Option<u64>) -> Result<Vec<(Record, u32)>, String> {
+    let bytes = read_bounded(path)?;
+    if bytes.len() < LABEL_MAGIC.len() || &bytes[..LABEL_MAGIC.len()] != LABEL_MAGIC {
+        return Err(format!("{}: not a label file", path.display()));
+    }
+    let end = limit.map_or(bytes.len(), |l| {
+        (l as usize).clamp(LABEL_MAGIC.len(), bytes.len())
+    });
+    let mut out = Vec::new();
+    for chunk in bytes[LABEL_MAGIC.len()..end].chunks_exact(LABEL_RECORD) {
+        let record = decode_record(&chunk[..RECORD])
+            .ok_or_else(|| format!("{}: a malformed record", path.display()))?;
+        let index = u32::from_le_bytes([chunk[20], chunk[21], chunk[22], chunk[23]]);
+        out.push((record, index));
+    }
+    Ok(out)
+}
+
+/// A file read whole, refusing one larger than any data set this tool
+/// makes (16 GiB).
+fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(16 << 30)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(bytes)
+}
+
+fn decode_record(r: &[u8]) -> Option<Record> {
+    let word = |k: usize| u64::from_le_bytes(r[k..k + 8].try_into().unwrap_or([0; 8]));
+    let record = Record {
+        player: word(0),
+        opponent: word(8),
+        label: i16::from_le_bytes([r[16], r[17]]),
+        source: r[18],
+    };
+    (record.player & record.opponent == 0 && record.label.abs() <= 64).then_some(record)
 }
 
 /// One position with its label (discs, side to move's view).
@@ -139,25 +204,18 @@ impl Record {
 /// The records of a data file (up to `limit` bytes, the part its progress
 /// file vouches for).
 fn read_records(path: &Path, limit: Option<u64>) -> Result<Vec<Record>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = read_bounded(path)?;
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(format!("{}: not an eval_data file", path.display()));
     }
-    let end = limit.map_or(bytes.len(), |l| (l as usize).min(bytes.len()));
-    let body = &bytes[MAGIC.len()..end];
-    let mut out = Vec::with_capacity(body.len() / RECORD);
-    for r in body.chunks_exact(RECORD) {
-        let word = |k: usize| u64::from_le_bytes(r[k..k + 8].try_into().unwrap_or([0; 8]));
-        let record = Record {
-            player: word(0),
-            opponent: word(8),
-            label: i16::from_le_bytes([r[16], r[17]]),
-            source: r[18],
-        };
-        if record.player & record.opponent != 0 || record.label.abs() > 64 {
-            return Err(format!("{}: a malformed record", path.display()));
-        }
-        out.push(record);
+    let end = limit.map_or(bytes.len(), |l| {
+        (l as usize).clamp(MAGIC.len(), bytes.len())
+    });
+    let mut out = Vec::with_capacity(end / RECORD);
+    for r in bytes[MAGIC.len()..end].chunks_exact(RECORD) {
+        out.push(
+            decode_record(r).ok_or_else(|| format!("{}: a malformed record", path.display()))?,
+        );
     }
     Ok(out)
 }
@@ -205,21 +263,33 @@ fn held_out(game: u32) -> bool {
 
 /// Labels the unlabelled positions with `lo < empties <= hi` by a
 /// `depth`-ply search with the installed weights (run in a child process).
-fn label_band(args: &Args, weights: &Path, lo: u32, hi: u32) -> Result<(), String> {
-    let bytes = std::fs::read(weights).map_err(|e| format!("{}: {e}", weights.display()))?;
+fn label_band(
+    args: &Args,
+    weights: &Path,
+    (lo, hi): (u32, u32),
+    count: usize,
+) -> Result<(), String> {
+    let bytes = read_bounded(weights)?;
     let decoded =
         PatternWeights::decode(&bytes).map_err(|e| format!("{}: {e}", weights.display()))?;
     patterns::install(Some(decoded)).map_err(|e| e.to_string())?;
-    let (records, _) = load_data(&args.dir)?;
+    let (mut records, _) = load_data(&args.dir)?;
+    // The parent's snapshot of the data, which may have grown since.
+    records.truncate(count);
     let stem = format!("labels-d{}-{lo}-{hi}", args.depth);
     let out_path = args.dir.join(format!("{stem}.bin"));
     let progress_path = args.dir.join(format!("{stem}.progress"));
-    let scanned = read_count(&progress_path, "scanned")?.unwrap_or(0) as usize;
-    let kept = read_count(&progress_path, "bytes")?.unwrap_or(MAGIC.len() as u64);
+    let mut scanned = read_count(&progress_path, "scanned")?.unwrap_or(0) as usize;
+    let mut kept = read_count(&progress_path, "bytes")?.unwrap_or(0);
+    let have = read_labels(&out_path, Some(kept)).map(|l| (l.len() * LABEL_RECORD + 8) as u64);
+    if have != Ok(kept) {
+        // No file, or not the one the progress file describes: start over.
+        (scanned, kept) = (0, 0);
+    }
     let todo: Vec<usize> = (scanned..records.len())
         .filter(|&k| {
             let r = &records[k];
-            r.source == UNLABELLED && r.empties() > lo && r.empties() <= hi
+            r.source != EXACT && r.empties() > lo && r.empties() <= hi
         })
         .collect();
     eprintln!(
@@ -270,9 +340,14 @@ fn label_band(args: &Args, weights: &Path, lo: u32, hi: u32) -> Result<(), Strin
     for (k, r) in chunks.into_iter().flatten() {
         labelled[k] = Some(r);
     }
+    // A label record: the data record, then its index in the data (u32),
+    // which names its game for the held-out split.
     let mut encoded = Vec::new();
-    for r in labelled.iter().flatten() {
-        r.encode(&mut encoded);
+    for (r, &index) in labelled.iter().zip(&todo) {
+        if let Some(r) = r {
+            r.encode(&mut encoded);
+            encoded.extend_from_slice(&(index as u32).to_le_bytes());
+        }
     }
     let err = |e: std::io::Error| format!("{}: {e}", out_path.display());
     let mut file = std::fs::OpenOptions::new()
@@ -282,18 +357,16 @@ fn label_band(args: &Args, weights: &Path, lo: u32, hi: u32) -> Result<(), Strin
         .write(true)
         .open(&out_path)
         .map_err(err)?;
-    if kept == MAGIC.len() as u64 {
-        file.set_len(0).map_err(err)?;
-        file.write_all(MAGIC).map_err(err)?;
-    } else {
-        // Drop anything written after the last progress update.
-        file.set_len(kept).map_err(err)?;
-        use std::io::Seek;
-        file.seek(std::io::SeekFrom::End(0)).map_err(err)?;
+    // Drop anything written after the last progress update.
+    file.set_len(kept).map_err(err)?;
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0)).map_err(err)?;
+    if kept == 0 {
+        file.write_all(LABEL_MAGIC).map_err(err)?;
     }
     file.write_all(&encoded).map_err(err)?;
     file.sync_data().map_err(err)?;
-    let total = kept + encoded.len() as u64;
+    let total = kept.max(LABEL_MAGIC.len() as u64) + encoded.len() as u64;
     let tmp = progress_path.with_extension("progress.tmp");
     std::fs::write(&tmp, format!("scanned {}\nbytes {total}\n", records.len()))
         .and_then(|()| std::fs::rename(&tmp, &progress_path))
@@ -303,6 +376,78 @@ fn label_band(args: &Args, weights: &Path, lo: u32, hi: u32) -> Result<(), Strin
         started.elapsed().as_secs_f64(),
         started.elapsed().as_secs_f64() * 1000.0 / todo.len().max(1) as f64
     );
+    Ok(())
+}
+
+/// Solves up to `per` held-out positions at each number of empties from
+/// `lo` to `hi` exactly, for a test of the fit against exact scores at
+/// depths the training labels only by search. Appends to
+/// `DIR/exact-test.bin`, skipping positions already there.
+fn exact_test(args: &Args, lo: u32, hi: u32, per: usize) -> Result<(), String> {
+    let (records, games) = load_data(&args.dir)?;
+    let path = args.dir.join("exact-test.bin");
+    let done: Vec<Record> = if path.exists() {
+        read_records(&path, None)?
+    } else {
+        std::fs::write(&path, MAGIC).map_err(|e| format!("{}: {e}", path.display()))?;
+        Vec::new()
+    };
+    let mut todo = Vec::new();
+    for e in lo..=hi {
+        let have = done.iter().filter(|r| r.empties() == e).count();
+        todo.extend(
+            records
+                .iter()
+                .zip(&games)
+                .filter(|(r, g)| held_out(**g) && r.empties() == e && r.source == UNLABELLED)
+                .filter(|(r, _)| {
+                    !done
+                        .iter()
+                        .any(|d| (d.player, d.opponent) == (r.player, r.opponent))
+                })
+                .map(|(r, _)| *r)
+                .take(per.saturating_sub(have)),
+        );
+    }
+    eprintln!(
+        "  solving {} held-out positions at {lo}–{hi} empties",
+        todo.len()
+    );
+    let next = AtomicUsize::new(0);
+    let file = std::sync::Mutex::new(
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))?,
+    );
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads {
+            scope.spawn(|| {
+                let mut searcher = reversi::search::Searcher::new(22);
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(record) = todo.get(k) else { break };
+                    let solved = searcher.solve(
+                        &record.board(),
+                        reversi::engine::Topology::Plane,
+                        &Budget::nodes(0),
+                    );
+                    let Some(solution) = solved else { break };
+                    let mut bytes = Vec::new();
+                    Record {
+                        label: solution.score as i16,
+                        source: EXACT,
+                        ..*record
+                    }
+                    .encode(&mut bytes);
+                    let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
+                    let _ = f.write_all(&bytes).and_then(|()| f.flush());
+                }
+            });
+        }
+    });
+    eprintln!("  solved in {:.0} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -358,7 +503,8 @@ impl Fit {
 fn fit(samples: &[&Sample], lambda: f64, iterations: usize) -> Fit {
     let n = compact_size();
     let dim = n + SCALARS;
-    // Column values: 1 for a pattern entry, the scalar's value otherwise.
+    // Column values: how often a board reads a pattern entry, the
+    // scalar's value otherwise.
     let apply = |x: &[f64], out: &mut [f64]| {
         out.iter_mut().for_each(|o| *o = 0.0);
         for s in samples {
@@ -382,9 +528,17 @@ fn fit(samples: &[&Sample], lambda: f64, iterations: usize) -> Fit {
     let mut diagonal = vec![0.0f64; dim];
     for s in samples {
         let y = f64::from(s.label);
-        for &i in &s.patterns {
-            b[i as usize] += y;
-            diagonal[i as usize] += 1.0;
+        // A configuration read m times by one board (four empty edges)
+        // is a column value of m there: its diagonal entry gains m².
+        let mut sorted = s.patterns;
+        sorted.sort_unstable();
+        let mut k = 0;
+        while k < sorted.len() {
+            let run = sorted[k..].iter().take_while(|&&i| i == sorted[k]).count();
+            let i = sorted[k] as usize;
+            b[i] += y * run as f64;
+            diagonal[i] += (run * run) as f64;
+            k += run;
         }
         for (k, &v) in s.scalars.iter().enumerate() {
             b[n + k] += y * f64::from(v);
@@ -496,7 +650,7 @@ fn to_weights(fits: &[Option<Fit>]) -> PatternWeights {
                         .collect(),
                 );
                 for (s, &w) in scalars[phase].iter_mut().zip(&f.scalars) {
-                    *s = (w * 100.0).round() as i32;
+                    *s = (w * 100.0).round().clamp(-100_000.0, 100_000.0) as i32;
                 }
             }
             None => compact.push(vec![0; compact_size()]),
@@ -523,12 +677,6 @@ fn run(args: &Args) -> Result<(), String> {
         .collect();
     let mut fits: Vec<Option<Fit>> = vec![None; PHASES];
     let mut labelled_to = args.exact;
-    // The game of each position, to hold out the same games among labels.
-    let game_of: std::collections::HashMap<(u64, u64), u32> = records
-        .iter()
-        .zip(&games)
-        .map(|(r, &g)| ((r.player, r.opponent), g))
-        .collect();
     loop {
         fit_phases(args, &samples, labelled_to, &mut fits);
         if labelled_to >= args.until {
@@ -542,9 +690,10 @@ fn run(args: &Args) -> Result<(), String> {
         let status = Command::new(exe)
             .arg("label")
             .arg(&weights_path)
-            .args([lo.to_string(), hi.to_string()])
+            .args([lo.to_string(), hi.to_string(), records.len().to_string()])
             .args(["--dir".into(), args.dir.display().to_string()])
             .args(["--depth".into(), args.depth.to_string()])
+            .args(["--step".into(), args.step.to_string()])
             .args(["--threads".into(), args.threads.to_string()])
             .status()
             .map_err(|e| e.to_string())?;
@@ -555,8 +704,13 @@ fn run(args: &Args) -> Result<(), String> {
             .dir
             .join(format!("labels-d{}-{lo}-{hi}.bin", args.depth));
         let bytes = read_count(&path.with_extension("progress"), "bytes")?;
-        for r in read_records(&path, bytes)? {
-            let game = game_of.get(&(r.player, r.opponent)).copied().unwrap_or(1);
+        for (r, index) in read_labels(&path, bytes)? {
+            let game = games.get(index as usize).copied().ok_or_else(|| {
+                format!(
+                    "{}: a label for record {index}, past the data",
+                    path.display()
+                )
+            })?;
             samples.push(sample(&r, game));
         }
         labelled_to = hi;
@@ -567,8 +721,27 @@ fn run(args: &Args) -> Result<(), String> {
             }
         }
     }
+    // The first plies after the start are rare in the data (its openings
+    // are random ones of 4 plies and more): a phase with too few positions
+    // of its own takes the weights of the nearest later one with enough.
+    let mut own = [0usize; PHASES];
+    for s in samples.iter().filter(|s| !s.held_out) {
+        own[phase_of(s.empties)] += 1;
+    }
+    for phase in 1..PHASES {
+        if own[phase] < MIN_OWN_POSITIONS {
+            eprintln!(
+                "  phase {phase} has {} positions of its own: it takes phase {}'s weights",
+                own[phase],
+                phase - 1
+            );
+            fits[phase] = fits[phase - 1].clone();
+            own[phase] = own[phase - 1];
+        }
+    }
     let weights = to_weights(&fits);
     report(&samples, &fits, args);
+    report_exact_test(args, &fits)?;
     if let Some(out) = &args.out {
         let bytes = weights.encode();
         std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -618,7 +791,9 @@ fn report(samples: &[Sample], fits: &[Option<Fit>], args: &Args) {
             .filter(|s| s.held_out)
             .filter(own)
             .map(|s| s.linear - s.label));
-        let kind = if samples.iter().filter(own).all(|s| s.exact) {
+        let kind = if !samples.iter().any(|s| own(&s)) {
+            "none"
+        } else if samples.iter().filter(own).all(|s| s.exact) {
             "exact"
         } else {
             "search"
@@ -642,25 +817,74 @@ fn report(samples: &[Sample], fits: &[Option<Fit>], args: &Args) {
     }
 }
 
+/// The fit and the linear evaluation against the exact test set.
+fn report_exact_test(args: &Args, fits: &[Option<Fit>]) -> Result<(), String> {
+    let path = args.dir.join("exact-test.bin");
+    if !path.exists() {
+        return Ok(());
+    }
+    let records = read_records(&path, None)?;
+    println!("exact test (held-out positions solved exactly):");
+    println!("empties  positions  rms-patterns  rms-linear");
+    let mut by_empties: std::collections::BTreeMap<u32, Vec<Sample>> = Default::default();
+    for r in &records {
+        by_empties
+            .entry(r.empties())
+            .or_default()
+            .push(sample(r, 0));
+    }
+    for (e, samples) in &by_empties {
+        let Some(f) = &fits[phase_of(*e)] else {
+            continue;
+        };
+        let patterns = rms(samples.iter().map(|s| f.predict(s) - s.label));
+        let linear = rms(samples.iter().map(|s| s.linear - s.label));
+        println!(
+            "{e:>7}  {:>9}  {:>12.2}  {:>10.2}",
+            patterns.0, patterns.1, linear.1
+        );
+    }
+    Ok(())
+}
+
 fn phase_of(empties: u32) -> usize {
     patterns::phase(empties)
 }
 
 fn main() {
     let mut argv = std::env::args().skip(1).peekable();
-    let result = if argv.peek().map(String::as_str) == Some("label") {
+    let result = if argv.peek().map(String::as_str) == Some("exact-test") {
         argv.next();
-        let (Some(weights), Some(lo), Some(hi)) = (argv.next(), argv.next(), argv.next()) else {
-            eprintln!("train_patterns label WEIGHTS LO HI [--dir D] [--depth N] [--threads N]");
+        let numbers: Vec<u32> = argv
+            .by_ref()
+            .take(3)
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        match (parse_args(argv), numbers.as_slice()) {
+            (Ok(args), &[lo, hi, per]) => exact_test(&args, lo, hi, per as usize),
+            (Err(e), _) => Err(e),
+            _ => Err("exact-test LO HI PER: three numbers".into()),
+        }
+    } else if argv.peek().map(String::as_str) == Some("label") {
+        argv.next();
+        let (Some(weights), Some(lo), Some(hi), Some(count)) =
+            (argv.next(), argv.next(), argv.next(), argv.next())
+        else {
+            eprintln!(
+                "train_patterns label WEIGHTS LO HI RECORDS [--dir D] [--depth N] [--threads N]"
+            );
             std::process::exit(2);
         };
-        let bounds = lo
-            .parse::<u32>()
-            .and_then(|lo| hi.parse::<u32>().map(|hi| (lo, hi)));
+        let bounds = (|| -> Result<_, std::num::ParseIntError> {
+            Ok((
+                (lo.parse::<u32>()?, hi.parse::<u32>()?),
+                count.parse::<usize>()?,
+            ))
+        })();
         match (parse_args(argv), bounds) {
-            (Ok(args), Ok((lo, hi))) => label_band(&args, Path::new(&weights), lo, hi),
+            (Ok(args), Ok((band, count))) => label_band(&args, Path::new(&weights), band, count),
             (Err(e), _) => Err(e),
-            (_, Err(e)) => Err(format!("LO HI: {e}")),
+            (_, Err(e)) => Err(format!("LO HI RECORDS: {e}")),
         }
     } else {
         parse_args(argv).and_then(|args| run(&args))

@@ -23,8 +23,13 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
             .arg("nboard")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -233,4 +238,57 @@ fn bad_lines_get_a_status_and_change_nothing() {
     engine.stdin = None;
     let status = engine.child.wait().unwrap();
     assert!(status.success(), "the end of input ends the session");
+}
+
+#[test]
+fn the_engine_takes_a_weights_file_and_refuses_a_damaged_one_with_the_reason() {
+    let dir = std::env::temp_dir().join(format!("nboard-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped = std::fs::read("src/search/pattern_weights.bin").unwrap();
+    let mut damaged = shipped.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0x10;
+    let damaged_path = dir.join("damaged.bin");
+    std::fs::write(&damaged_path, &damaged).unwrap();
+    let good_path = dir.join("good.bin");
+    std::fs::write(&good_path, &shipped).unwrap();
+
+    let refused = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["nboard", "--eval"])
+        .arg(&damaged_path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("digest does not match"), "{stderr}");
+    assert!(
+        refused.stdout.is_empty(),
+        "a refused engine says nothing on the protocol"
+    );
+
+    // A good file, and the linear model, both play the same legal game.
+    for eval in [good_path.to_str().unwrap(), "linear"] {
+        let mut engine = Engine::start_with(&["--eval", eval]);
+        engine.send(&format!(
+            "nboard 2\nset depth 4\nset game {}\ngo",
+            start_ggf()
+        ));
+        let answer = loop {
+            let line = engine.next();
+            if let Some(answer) = line.strip_prefix("=== ") {
+                break answer.to_string();
+            }
+        };
+        let square: Square = answer.split('/').next().unwrap().parse().unwrap();
+        assert!(
+            ["d3", "c4", "f5", "e6"].contains(&square.to_string().as_str()),
+            "--eval {eval}: {square} is an opening move"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn start_ggf() -> &'static str {
+    "(;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)"
 }

@@ -30,7 +30,8 @@ const TABLE_BITS: u32 = 21;
 #[derive(Debug, Clone, Args)]
 pub struct NboardArgs {
     /// The evaluation: `patterns` (the shipped pattern weights, the
-    /// default), `linear` (the small linear model alone), or the path of a
+    /// default; the linear model where they do not apply, on the torus and
+    /// with walls), `linear` (the small linear model alone), or the path of a
     /// pattern weights file written by `examples/train_patterns.rs`, to try
     /// newly trained weights in a GUI or an engine match.
     #[arg(long, default_value = "patterns")]
@@ -47,7 +48,13 @@ fn choose_evaluation(eval: &str) -> Result<(), CliError> {
         "patterns" => return Ok(()),
         "linear" => None,
         path => {
-            let bytes = std::fs::read(path).map_err(|e| refuse(e.to_string()))?;
+            let mut bytes = Vec::new();
+            std::fs::File::open(path)
+                .and_then(|f| {
+                    f.take(patterns::MAX_FILE as u64 + 1)
+                        .read_to_end(&mut bytes)
+                })
+                .map_err(|e| refuse(e.to_string()))?;
             let weights = PatternWeights::decode(&bytes).map_err(|e| refuse(e.to_string()))?;
             Some(weights)
         }

@@ -1,7 +1,11 @@
 //! The static evaluation: an integer estimate, in hundredths of a disc, of
 //! the final disc difference for the side to move.
 //!
-//! A linear function of a few features, with one weight set per game phase
+//! [`evaluate`] uses the pattern evaluation ([`patterns`](super::patterns))
+//! on the plane without walls, and the linear model of this module on the
+//! torus and with walls, which the patterns do not know.
+//!
+//! The linear model: a linear function of a few features, with one weight set per game phase
 //! (ten empties per phase):
 //! - mobility (legal moves, each side) and potential mobility (empty squares
 //!   next to the other side's discs);

@@ -34,8 +34,12 @@ pub const INSTANCES: usize = 46;
 pub const SCALARS: usize = 4;
 /// Names of the scalar terms.
 pub const SCALAR_NAMES: [&str; SCALARS] = ["mobility", "potential_mobility", "parity", "constant"];
-/// Values stay strictly inside this, below any exact final score × 100.
+/// Values stay strictly inside ±64 discs, so an estimate never claims more
+/// than the largest exact score.
 const LIMIT: i32 = 6400;
+/// Largest scalar weight a file may hold: with features below 64 and 46
+/// pattern weights of an `i16` each, no sum can overflow.
+const MAX_SCALAR: u64 = 1 << 20;
 
 /// The weight set for a board with `empties` empty squares.
 #[inline(always)]
@@ -382,6 +386,14 @@ pub enum PatternWeightsError {
         /// The file's.
         found: u64,
     },
+    /// The file is larger than any weights file.
+    #[error("{found} bytes, more than the {limit} a weights file may have")]
+    TooLarge {
+        /// The largest size accepted.
+        limit: usize,
+        /// The file's size.
+        found: usize,
+    },
     /// The digest at the end does not match the contents.
     #[error("the SHA-256 digest does not match: the file is damaged")]
     Digest,
@@ -397,7 +409,7 @@ pub enum PatternWeightsError {
 
 const MAGIC: &[u8; 8] = b"RVPATT01";
 /// Largest file accepted (the shipped one is far smaller).
-const MAX_FILE: usize = 32 << 20;
+pub const MAX_FILE: usize = 32 << 20;
 
 /// Learned pattern weights, expanded to full tables for fast lookup.
 #[derive(Clone, PartialEq, Eq)]
@@ -448,6 +460,9 @@ impl Reader<'_> {
                 });
             };
             self.at += 1;
+            if shift == 63 && b > 1 {
+                break;
+            }
             value |= u64::from(b & 0x7F) << shift;
             if b & 0x80 == 0 {
                 return Ok(value);
@@ -530,10 +545,9 @@ impl PatternWeights {
     /// Reads and checks a weights file written by [`PatternWeights::encode`].
     pub fn decode(bytes: &[u8]) -> Result<Self, PatternWeightsError> {
         if bytes.len() > MAX_FILE {
-            return Err(PatternWeightsError::Shape {
-                what: "bytes",
-                expected: MAX_FILE as u64,
-                found: bytes.len() as u64,
+            return Err(PatternWeightsError::TooLarge {
+                limit: MAX_FILE,
+                found: bytes.len(),
             });
         }
         if bytes.len() < MAGIC.len() + 32 || &bytes[..MAGIC.len()] != MAGIC {
@@ -569,12 +583,14 @@ impl PatternWeights {
         for phase_scalars in scalars.iter_mut() {
             for s in phase_scalars.iter_mut() {
                 let at = r.at;
-                *s = i32::try_from(unzigzag(r.varint()?)).map_err(|_| {
-                    PatternWeightsError::Stream {
+                let v = unzigzag(r.varint()?);
+                if v.unsigned_abs() > MAX_SCALAR {
+                    return Err(PatternWeightsError::Stream {
                         offset: at,
                         reason: "a scalar weight out of range",
-                    }
-                })?;
+                    });
+                }
+                *s = v as i32;
             }
             let mut weights = vec![0i16; size];
             let mut k = 0;
