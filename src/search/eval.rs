@@ -5,8 +5,8 @@
 //! on the plane without walls, and the linear model of this module on the
 //! torus and with walls, which the patterns do not know.
 //!
-//! The linear model: a linear function of a few features, with one weight set per game phase
-//! (ten empties per phase):
+//! The linear model: a linear function of a few features, with one weight
+//! set per game phase (ten empties per phase):
 //! - mobility (legal moves, each side) and potential mobility (empty squares
 //!   next to the other side's discs);
 //! - corners, and X- and C-squares next to an empty corner;
@@ -447,7 +447,7 @@ pub fn evaluate<G: SearchGeometry>(board: &Board) -> i32 {
 /// The pattern weights that apply to `board`: on the plane without walls
 /// (the patterns know no walls), when weights are loaded.
 #[inline(always)]
-pub fn pattern_weights<G: SearchGeometry>(board: &Board) -> Option<&'static PatternWeights> {
+fn pattern_weights<G: SearchGeometry>(board: &Board) -> Option<&'static PatternWeights> {
     if G::PLANE && board.player | board.opponent | board.empty == u64::MAX {
         super::patterns::weights()
     } else {

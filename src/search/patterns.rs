@@ -477,7 +477,8 @@ impl Reader<'_> {
 
 impl PatternWeights {
     /// Weights from the distinct (compact) weights of each phase, laid out
-    /// as [`compact_index`] numbers them, and the scalar weights.
+    /// as [`compact_index`] numbers them, and the scalar weights; entries
+    /// (or phases) missing from `compact` are zero.
     pub fn from_compact(compact: &[Vec<i16>], scalars: [[i32; SCALARS]; PHASES]) -> Self {
         let map = &compaction().full_to_compact;
         let mut tables = vec![0i16; PHASES * FULL_SIZE];
