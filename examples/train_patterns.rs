@@ -726,7 +726,7 @@ fn run(args: &Args) -> Result<(), String> {
     // of its own takes the weights of the nearest later one with enough.
     let mut own = [0usize; PHASES];
     for s in samples.iter().filter(|s| !s.held_out) {
-        own[phase_of(s.empties)] += 1;
+        own[patterns::phase(s.empties)] += 1;
     }
     for phase in 1..PHASES {
         if own[phase] < MIN_OWN_POSITIONS {
@@ -775,7 +775,7 @@ fn report(samples: &[Sample], fits: &[Option<Fit>], args: &Args) {
     );
     for (phase, f) in fits.iter().enumerate() {
         let Some(f) = f else { continue };
-        let own = |s: &&Sample| phase_of(s.empties) == phase;
+        let own = |s: &&Sample| patterns::phase(s.empties) == phase;
         let train = rms(samples
             .iter()
             .filter(|s| !s.held_out)
@@ -834,7 +834,7 @@ fn report_exact_test(args: &Args, fits: &[Option<Fit>]) -> Result<(), String> {
             .push(sample(r, 0));
     }
     for (e, samples) in &by_empties {
-        let Some(f) = &fits[phase_of(*e)] else {
+        let Some(f) = &fits[patterns::phase(*e)] else {
             continue;
         };
         let patterns = rms(samples.iter().map(|s| f.predict(s) - s.label));
@@ -845,10 +845,6 @@ fn report_exact_test(args: &Args, fits: &[Option<Fit>]) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-fn phase_of(empties: u32) -> usize {
-    patterns::phase(empties)
 }
 
 fn main() {
