@@ -64,6 +64,21 @@ const fn spec(
     }
 }
 
+impl LevelSpec {
+    /// The search limits of this level, its noise following `seed`.
+    pub fn limits(&self, seed: u64) -> Limits {
+        Limits {
+            depth: self.depth,
+            exact_empties: self.exact_empties,
+            nodes: self.nodes,
+            solve_nodes: self.solve_nodes,
+            noise: self.noise,
+            seed,
+            selectivity: crate::search::probcut::SELECTIVITY,
+        }
+    }
+}
+
 /// The ten levels, weakest first.
 pub const LEVEL_SPECS: [LevelSpec; 10] = [
     spec(1, "Novice", 1, 0, 10_000, 10_000, 1_500, 10),
@@ -118,14 +133,7 @@ impl Bot {
 
     /// The search limits of this bot.
     pub fn limits(&self) -> Limits {
-        Limits {
-            depth: self.spec.depth,
-            exact_empties: self.spec.exact_empties,
-            nodes: self.spec.nodes,
-            solve_nodes: self.spec.solve_nodes,
-            noise: self.spec.noise,
-            seed: self.seed,
-        }
+        self.spec.limits(self.seed)
     }
 
     /// The move for the side to move, or `None` when the game is over.

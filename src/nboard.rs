@@ -51,12 +51,17 @@ pub enum Request {
     Quit,
 }
 
-/// The protocol's state: the game, the depth and the contempt.
+/// The protocol's state: the game, the depth and the contempt, and how
+/// searches are limited.
 #[derive(Debug, Clone)]
 pub struct NboardEngine {
     game: Option<Game>,
     depth: u32,
     contempt: i32,
+    /// Search as this computer player's level instead of to `depth`.
+    level: Option<u8>,
+    /// Multi-ProbCut's threshold (see [`Limits::selectivity`]).
+    selectivity: u32,
 }
 
 impl Default for NboardEngine {
@@ -79,7 +84,7 @@ pub enum SearchKind {
 pub struct SearchJob {
     kind: SearchKind,
     position: Position,
-    depth: u32,
+    limits: Limits,
     contempt: i32,
 }
 
@@ -106,6 +111,41 @@ impl NboardEngine {
             }),
             depth: 12,
             contempt: 0,
+            level: None,
+            selectivity: crate::search::probcut::SELECTIVITY,
+        }
+    }
+
+    /// Searches from now on as the computer player's `level` does (its
+    /// depth, exact empties and node budgets; see [`crate::bot`]), not to
+    /// the depth the GUI sets.
+    pub fn play_as_level(&mut self, level: u8) {
+        self.level = Some(level);
+    }
+
+    /// Sets Multi-ProbCut's threshold for the searches from now on
+    /// (hundredths of a standard error; 0: every move searched fully).
+    pub fn set_selectivity(&mut self, selectivity: u32) {
+        self.selectivity = selectivity;
+    }
+
+    /// The limits of the next search.
+    fn limits(&self) -> Limits {
+        let limits = match self.level {
+            Some(level) => crate::bot::level_spec(level).limits(0),
+            None => Limits {
+                depth: self.depth,
+                exact_empties: exact_empties(self.depth),
+                nodes: 0,
+                solve_nodes: 0,
+                noise: 0,
+                seed: 0,
+                selectivity: 0,
+            },
+        };
+        Limits {
+            selectivity: self.selectivity,
+            ..limits
         }
     }
 
@@ -232,7 +272,7 @@ impl NboardEngine {
         Request::Search(SearchJob {
             kind,
             position: game.position,
-            depth: self.depth,
+            limits: self.limits(),
             contempt: self.contempt,
         })
     }
@@ -255,18 +295,6 @@ impl SearchJob {
         }
     }
 
-    /// The limits of a search `depth` plies deep.
-    fn limits(depth: u32) -> Limits {
-        Limits {
-            depth,
-            exact_empties: exact_empties(depth),
-            nodes: 0,
-            solve_nodes: 0,
-            noise: 0,
-            seed: 0,
-        }
-    }
-
     /// Runs the search; `cancel` stops it early (the answer then holds
     /// what was finished).
     pub fn run(&self, searcher: &mut Searcher, cancel: &Arc<AtomicBool>) -> SearchAnswer {
@@ -282,8 +310,7 @@ impl SearchJob {
             pass: false,
         };
         if !every_move {
-            let limits = Self::limits(self.depth);
-            if let Some(t) = searcher.think(&self.position, &limits, Some(cancel.clone())) {
+            if let Some(t) = searcher.think(&self.position, &self.limits, Some(cancel.clone())) {
                 answer.nodes = t.nodes;
                 answer.moves.push(MoveValue {
                     square: t.best,
@@ -293,8 +320,7 @@ impl SearchJob {
             }
             return answer;
         }
-        let (moves, nodes) =
-            searcher.value_moves(&self.position, &Self::limits(self.depth), Some(cancel));
+        let (moves, nodes) = searcher.value_moves(&self.position, &self.limits, Some(cancel));
         answer.moves = moves;
         answer.nodes = nodes;
         let contempt = self.contempt;

@@ -292,3 +292,63 @@ fn the_engine_takes_a_weights_file_and_refuses_a_damaged_one_with_the_reason() {
 fn start_ggf() -> &'static str {
     "(;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)"
 }
+
+/// The square of the engine's next `=== SQ/eval/time` answer, and its time.
+fn answer_of(engine: &Engine) -> (String, f64) {
+    loop {
+        let line = engine.next();
+        if let Some(answer) = line.strip_prefix("=== ") {
+            let fields: Vec<&str> = answer.split('/').collect();
+            return (fields[0].to_string(), fields[2].parse().unwrap());
+        }
+    }
+}
+
+#[test]
+fn a_move_time_ends_an_endless_search_with_its_best_move_so_far() {
+    let mut engine = Engine::start_with(&["--move-time", "0.3"]);
+    engine.send("nboard 2");
+    engine.next();
+    // Depth 60 from 44 empties would run for days without the clock.
+    engine.send("set depth 60");
+    engine.send(&format!("set game {}", cut(16)));
+    let position = parse_ggf(&cut(16)).unwrap().position;
+    engine.send("go");
+    let (square, seconds) = answer_of(&engine);
+    let square: Square = square.parse().unwrap();
+    assert!(position.is_legal(square), "{square}");
+    assert!(seconds >= 0.3, "the engine thought until its time ran out");
+    // The session goes on as usual.
+    engine.send("ping 5");
+    assert_eq!(engine.until("pong").last().unwrap(), "pong 5");
+}
+
+#[test]
+fn a_level_plays_as_the_computer_player_and_bad_settings_are_refused() {
+    let mut engine = Engine::start_with(&["--level", "3", "--selectivity", "0"]);
+    engine.send(&format!(
+        "nboard 2\nset depth 60\nset game {}\ngo",
+        start_ggf()
+    ));
+    // Level 3 searches 2 plies whatever the GUI's depth: at once.
+    let (square, _) = answer_of(&engine);
+    assert!(
+        ["D3", "C4", "F5", "E6"].contains(&square.as_str()),
+        "{square}"
+    );
+
+    for (flag, value, reason) in [
+        ("--move-time", "0", "expected 0.001–86400 seconds"),
+        ("--move-time", "soon", "expected seconds"),
+        ("--level", "11", "11 is not in 1..=10"),
+    ] {
+        let refused = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(["nboard", flag, value])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(2), "{flag} {value}");
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.contains(reason), "{flag} {value}: {stderr}");
+    }
+}

@@ -7,7 +7,7 @@ use reversi::cli::rule_args::RuleArgs;
 use reversi::cli::solve_command::{LinePosition, parse_positions, solve_line};
 use reversi::random_player::RandomPlayer;
 use reversi::search::board::Board;
-use reversi::search::{Budget, Limits, Score, Searcher, hint};
+use reversi::search::{Budget, Limits, Score, Searcher, hint, probcut};
 use reversi::{Position, Rules, Square};
 use support::rules_from_flags;
 
@@ -220,4 +220,75 @@ fn the_search_plays_every_opening_option() {
         }
         assert!(position.outcome().is_some());
     }
+}
+
+/// The midgame search alone (no solver) to `depth`, cutting with `selectivity`.
+fn midgame_only(depth: u32, selectivity: u32) -> Limits {
+    Limits {
+        depth,
+        exact_empties: 0,
+        nodes: 0,
+        solve_nodes: 0,
+        noise: 0,
+        seed: 0,
+        selectivity,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn the_selective_search_is_exact_once_its_depth_covers_the_empties(
+        seed in any::<u64>(),
+        empties in 4u32..=11,
+    ) {
+        let rules = Rules::default();
+        let Some(position) = random_position(&rules, seed, empties) else {
+            return Ok(());
+        };
+        // A single legal move is played without a search.
+        prop_assume!(position.legal_moves().count() > 1);
+        let board = Board::from_position(&position).unwrap();
+        let exact = Searcher::new(14)
+            .solve(&board, position.options().topology, &Budget::nodes(0))
+            .unwrap()
+            .score;
+        let thought = Searcher::new(14)
+            .think(&position, &midgame_only(60, probcut::SELECTIVITY), None)
+            .unwrap();
+        prop_assert_eq!(thought.score, Score::Exact(exact), "seed {}", seed);
+    }
+}
+
+#[test]
+fn probcut_saves_most_of_the_nodes_and_stays_close_to_the_full_search() {
+    let positions = reversi::search::benchmark::midgame_positions();
+    let mut searcher = Searcher::new(18);
+    let (mut full_nodes, mut cut_nodes, mut differences) = (0, 0, Vec::new());
+    for position in &positions {
+        searcher.clear();
+        let full = searcher.think(position, &midgame_only(9, 0), None).unwrap();
+        searcher.clear();
+        let cut = searcher
+            .think(position, &midgame_only(9, probcut::SELECTIVITY), None)
+            .unwrap();
+        full_nodes += full.nodes;
+        cut_nodes += cut.nodes;
+        let value = |s: Score| match s {
+            Score::Estimate(v) => v,
+            Score::Exact(v) => v * 100,
+        };
+        differences.push((value(full.score) - value(cut.score)).abs());
+    }
+    eprintln!("full {full_nodes} nodes, selective {cut_nodes}; differences {differences:?}");
+    assert!(
+        cut_nodes * 2 < full_nodes,
+        "selective {cut_nodes} nodes, full {full_nodes}"
+    );
+    let mean = differences.iter().sum::<i32>() / differences.len() as i32;
+    assert!(
+        mean <= 300,
+        "mean difference {mean} hundredths: {differences:?}"
+    );
 }

@@ -92,6 +92,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
         solve_nodes: 0,
         noise: 0,
         seed: 0,
+        selectivity: crate::search::probcut::SELECTIVITY,
     };
     let start: Position = rules.start_position();
     let mut searcher = Searcher::new(21);

@@ -12,7 +12,7 @@ use std::io::{BufRead, Read, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -36,6 +36,29 @@ pub struct NboardArgs {
     /// newly trained weights in a GUI or an engine match.
     #[arg(long, default_value = "patterns")]
     pub eval: String,
+    /// Search as the computer player's level N (1–10) does, ignoring the
+    /// GUI's `set depth`.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub level: Option<u8>,
+    /// Multi-ProbCut's threshold in hundredths of a standard error: larger
+    /// cuts fewer moves, 0 searches every move fully.
+    #[arg(long, default_value_t = crate::search::probcut::SELECTIVITY)]
+    pub selectivity: u32,
+    /// Stop every search after this many seconds and answer with the
+    /// deepest result finished (for engine matches at a fixed time).
+    #[arg(long, value_parser = parse_move_time)]
+    pub move_time: Option<Duration>,
+}
+
+/// A time per move: positive seconds, at most a day.
+fn parse_move_time(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("expected seconds, found {text:?}"))?;
+    if !(0.001..=86_400.0).contains(&seconds) {
+        return Err(format!("expected 0.001–86400 seconds, found {seconds}"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 /// Makes `eval` this process's evaluation, before any search.
@@ -128,6 +151,10 @@ pub fn run(args: &NboardArgs) -> Result<String, CliError> {
     let reader_events = events_in.clone();
     std::thread::spawn(move || read_lines(reader_events));
     let mut engine = NboardEngine::new();
+    if let Some(level) = args.level {
+        engine.play_as_level(level);
+    }
+    engine.set_selectivity(args.selectivity);
     let mut searcher = Some(Searcher::new(TABLE_BITS));
     let mut pending: VecDeque<Event> = VecDeque::new();
     loop {
@@ -163,28 +190,46 @@ pub fn run(args: &NboardArgs) -> Result<String, CliError> {
             let _ = done.send(Event::Done(Box::new((worker_searcher, answer))));
         });
         // Wait for the answer; lines that come meanwhile wait their turn.
+        // Running out of time stops the search but its answer is printed;
+        // an interruption's is not.
+        let deadline = args.move_time.map(|t| started + t);
+        let mut interrupted = false;
         loop {
-            match events.recv() {
-                Ok(Event::Done(result)) => {
+            let event = match deadline {
+                Some(at) if !cancel.load(Ordering::Relaxed) => {
+                    match events.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            cancel.store(true, Ordering::Relaxed);
+                            continue;
+                        }
+                        other => other.ok(),
+                    }
+                }
+                _ => events.recv().ok(),
+            };
+            match event {
+                Some(Event::Done(result)) => {
                     let (back, answer) = *result;
                     searcher = Some(back);
-                    if !cancel.load(Ordering::Relaxed) {
+                    if !interrupted {
                         print(&answer.lines(started.elapsed()))?;
                     }
                     break;
                 }
-                Ok(Event::Line(line)) => {
+                Some(Event::Line(line)) => {
                     if interrupts(&line) {
+                        interrupted = true;
                         cancel.store(true, Ordering::Relaxed);
                     }
                     pending.push_back(Event::Line(line));
                 }
-                Ok(Event::End) => {
+                Some(Event::End) => {
+                    interrupted = true;
                     cancel.store(true, Ordering::Relaxed);
                     pending.push_back(Event::End);
                 }
-                Ok(other) => pending.push_back(other),
-                Err(_) => break,
+                Some(other) => pending.push_back(other),
+                None => break,
             }
         }
     }

@@ -31,6 +31,8 @@ pub fn search_midgame_positions(positions: &[Position], depth: u32) -> u64 {
         solve_nodes: 0,
         noise: 0,
         seed: 0,
+        // Every node searched, so the counts compare across versions.
+        selectivity: 0,
     };
     let mut searcher = Searcher::new(20);
     positions

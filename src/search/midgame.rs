@@ -1,12 +1,14 @@
 //! The midgame search: negamax with alpha-beta and principal-variation
 //! search, a transposition table, and move ordering (the table's best move,
 //! then the children's static evaluation, which favours few replies for the
-//! opponent, corners and stable discs). Values are in hundredths of a disc;
-//! a finished game scores its exact result × 100.
+//! opponent, corners and stable discs), optionally with Multi-ProbCut (see
+//! [`probcut`]). Values are in hundredths of a disc; a finished game scores
+//! its exact result × 100.
 
 use super::board::Board;
 use super::endgame::MoveList;
 use super::eval::evaluate;
+use super::probcut;
 use super::transposition::{NO_MOVE, Table};
 use super::{Budget, SearchGeometry};
 
@@ -23,6 +25,8 @@ pub struct Midgame<'a, G> {
     /// Set when the budget ran out.
     pub aborted: bool,
     budget: &'a Budget,
+    /// Multi-ProbCut's threshold in hundredths of a spread (0: no cuts).
+    selectivity: u32,
     geometry: std::marker::PhantomData<G>,
 }
 
@@ -34,8 +38,44 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
             nodes,
             aborted: false,
             budget,
+            selectivity: 0,
             geometry: std::marker::PhantomData,
         }
+    }
+
+    /// The same search with Multi-ProbCut at `selectivity` hundredths of a
+    /// spread (see [`probcut`]); 0 searches every move fully.
+    pub fn selective(mut self, selectivity: u32) -> Self {
+        self.selectivity = selectivity;
+        self
+    }
+
+    /// Whether a shallow search predicts, with the chosen confidence, that
+    /// this node fails high (`Some(beta)`) or low (`Some(alpha)`). Only
+    /// where the search is not exact anyway: a node whose depth covers its
+    /// empties keeps its exact value.
+    fn probcut(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let empties = board.empties();
+        if self.selectivity == 0 || depth < probcut::MIN_DEPTH || depth >= empties {
+            return None;
+        }
+        let margin = probcut::sigma(empties, depth) * self.selectivity as i32 / 100;
+        let shallow = probcut::shallow_depth(depth);
+        let high = beta + margin;
+        if high <= probcut::MAX_VALUE {
+            let value = self.pvs(board, shallow, high - 1, high);
+            if value >= high {
+                return Some(beta);
+            }
+        }
+        let low = alpha - margin;
+        if low >= -probcut::MAX_VALUE {
+            let value = self.pvs(board, shallow, low, low + 1);
+            if value <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     #[inline(always)]
@@ -153,6 +193,12 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
                 alpha = alpha.max(lower);
                 beta = beta.min(upper);
             }
+        }
+        if let Some(cut) = self.probcut(board, depth, alpha, beta) {
+            return cut;
+        }
+        if self.aborted {
+            return 0;
         }
         let (alpha_in, beta_in) = (alpha, beta);
 

@@ -22,6 +22,7 @@ pub mod move_values;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel_solve;
 pub mod patterns;
+pub mod probcut;
 pub mod stability;
 pub mod transposition;
 
@@ -161,6 +162,9 @@ pub struct Limits {
     pub noise: i32,
     /// Seed for the noise.
     pub seed: u64,
+    /// Multi-ProbCut's confidence in hundredths of a standard error (see
+    /// [`probcut`]): 0 searches every move fully; larger cuts less.
+    pub selectivity: u32,
 }
 
 impl Limits {
@@ -183,6 +187,7 @@ impl Limits {
             solve_nodes: nodes.saturating_mul(4),
             noise: 0,
             seed: 0,
+            selectivity: probcut::SELECTIVITY,
         }
     }
 }
@@ -385,7 +390,8 @@ impl Searcher {
         let mut nodes = 0;
         let mut previous = 0;
         for depth in 1..=max_depth {
-            let mut search = Midgame::<G>::new(&mut self.midgame_table, budget, nodes);
+            let mut search = Midgame::<G>::new(&mut self.midgame_table, budget, nodes)
+                .selective(limits.selectivity);
             let mut window = if depth >= 3 {
                 (previous - 60, previous + 60)
             } else {
