@@ -14,7 +14,9 @@
 //! win 1 and a draw ½; an engine that answers an illegal move or closes
 //! its output loses that game (there is no clock: one that hangs stops the
 //! match). Prints each game and the total with the mean disc
-//! difference.
+//! difference. `--first-pair N` starts at pair N, so a long match can be
+//! split over several processes (`--games 50 --first-pair 25` plays the
+//! second half of a 100-game match).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -176,7 +178,7 @@ fn play(engines: [&mut Engine; 2], opening: &[Square]) -> Result<i32, String> {
 
 fn run() -> Result<(), String> {
     let (mut a, mut b) = (None, None);
-    let (mut games, mut depth) = (20u32, 6u32);
+    let (mut games, mut depth, mut first_pair) = (20u32, 6u32, 0u64);
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -185,6 +187,9 @@ fn run() -> Result<(), String> {
             "--b" => b = Some(value()?),
             "--games" => games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--depth" => depth = value()?.parse().map_err(|e| format!("--depth: {e}"))?,
+            "--first-pair" => {
+                first_pair = value()?.parse().map_err(|e| format!("--first-pair: {e}"))?
+            }
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -194,7 +199,7 @@ fn run() -> Result<(), String> {
     let rules = Rules::default();
     let (mut score_a, mut discs_a) = (0.0f64, 0i64);
     for game in 0..games {
-        let pair = u64::from(game / 2);
+        let pair = first_pair + u64::from(game / 2);
         let plies = 4 + (SplitMix64::new(pair).next_u64() % 8) as usize;
         let opening = random_opening(&rules, pair, plies);
         let a_black = game % 2 == 0;
