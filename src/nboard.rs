@@ -134,13 +134,8 @@ impl NboardEngine {
         let limits = match self.level {
             Some(level) => crate::bot::level_spec(level).limits(0),
             None => Limits {
-                depth: self.depth,
                 exact_empties: exact_empties(self.depth),
-                nodes: 0,
-                solve_nodes: 0,
-                noise: 0,
-                seed: 0,
-                selectivity: 0,
+                ..Limits::midgame_only(self.depth, 0)
             },
         };
         Limits {

@@ -222,19 +222,6 @@ fn the_search_plays_every_opening_option() {
     }
 }
 
-/// The midgame search alone (no solver) to `depth`, cutting with `selectivity`.
-fn midgame_only(depth: u32, selectivity: u32) -> Limits {
-    Limits {
-        depth,
-        exact_empties: 0,
-        nodes: 0,
-        solve_nodes: 0,
-        noise: 0,
-        seed: 0,
-        selectivity,
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -255,7 +242,7 @@ proptest! {
             .unwrap()
             .score;
         let thought = Searcher::new(14)
-            .think(&position, &midgame_only(60, probcut::SELECTIVITY), None)
+            .think(&position, &Limits::midgame_only(60, probcut::SELECTIVITY), None)
             .unwrap();
         prop_assert_eq!(thought.score, Score::Exact(exact), "seed {}", seed);
     }
@@ -268,10 +255,16 @@ fn probcut_saves_most_of_the_nodes_and_stays_close_to_the_full_search() {
     let (mut full_nodes, mut cut_nodes, mut differences) = (0, 0, Vec::new());
     for position in &positions {
         searcher.clear();
-        let full = searcher.think(position, &midgame_only(9, 0), None).unwrap();
+        let full = searcher
+            .think(position, &Limits::midgame_only(9, 0), None)
+            .unwrap();
         searcher.clear();
         let cut = searcher
-            .think(position, &midgame_only(9, probcut::SELECTIVITY), None)
+            .think(
+                position,
+                &Limits::midgame_only(9, probcut::SELECTIVITY),
+                None,
+            )
             .unwrap();
         full_nodes += full.nodes;
         cut_nodes += cut.nodes;

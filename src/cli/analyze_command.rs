@@ -86,13 +86,8 @@ fn score_json(score: Score) -> Value {
 pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     let (rules, moves, source) = read_game(args)?;
     let limits = Limits {
-        depth: args.depth,
         exact_empties: args.exact,
-        nodes: 0,
-        solve_nodes: 0,
-        noise: 0,
-        seed: 0,
-        selectivity: crate::search::probcut::SELECTIVITY,
+        ..Limits::midgame_only(args.depth, crate::search::probcut::SELECTIVITY)
     };
     let start: Position = rules.start_position();
     let mut searcher = Searcher::new(21);

@@ -24,16 +24,8 @@ pub fn midgame_positions() -> Vec<Position> {
 /// Searches every position to `depth` (a fresh table each) and returns
 /// the nodes searched in all.
 pub fn search_midgame_positions(positions: &[Position], depth: u32) -> u64 {
-    let limits = Limits {
-        depth,
-        exact_empties: 0,
-        nodes: 0,
-        solve_nodes: 0,
-        noise: 0,
-        seed: 0,
-        // Every node searched, so the counts compare across versions.
-        selectivity: 0,
-    };
+    // Every node searched, so the counts compare across versions.
+    let limits = Limits::midgame_only(depth, 0);
     let mut searcher = Searcher::new(20);
     positions
         .iter()

@@ -178,6 +178,20 @@ impl Limits {
         (mix(self.seed ^ salt) % span) as i32 - self.noise
     }
 
+    /// Limits for a midgame search alone to `depth`, without budgets,
+    /// noise or exact solve, cutting with `selectivity`.
+    pub fn midgame_only(depth: u32, selectivity: u32) -> Limits {
+        Limits {
+            depth,
+            exact_empties: 0,
+            nodes: 0,
+            solve_nodes: 0,
+            noise: 0,
+            seed: 0,
+            selectivity,
+        }
+    }
+
     /// Limits for a full-strength analysis with a node budget.
     pub fn analysis(nodes: u64) -> Limits {
         Limits {
