@@ -42,12 +42,9 @@ use reversi::random_player::SplitMix64;
 use reversi::search::board::Board;
 use reversi::search::{Budget, Searcher};
 
-const MAGIC: &[u8; 8] = b"RVEDATA1";
-const RECORD: usize = 20;
-/// The label source of a position solved exactly.
-const EXACT: u8 = 0;
-/// The label source of a position not yet labelled.
-const UNLABELLED: u8 = 255;
+#[path = "shared/data_format.rs"]
+mod data_format;
+use data_format::{EXACT, MAGIC, RECORD, UNLABELLED};
 
 struct Args {
     games: u64,

@@ -25,8 +25,9 @@ use reversi::search::midgame::{INFINITY, Midgame};
 use reversi::search::probcut::{MIN_DEPTH, shallow_depth};
 use reversi::search::transposition::Table;
 
-const MAGIC: &[u8; 8] = b"RVEDATA1";
-const RECORD: usize = 20;
+#[path = "shared/data_format.rs"]
+mod data_format;
+use data_format::{MAGIC, RECORD};
 /// The data file is read whole; more than this is not our file.
 const MAX_DATA: u64 = 1 << 30;
 const EMPTIES: std::ops::RangeInclusive<u32> = 14..=56;

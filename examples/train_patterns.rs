@@ -52,10 +52,9 @@ use reversi::search::patterns::{
 use reversi::search::transposition::Table;
 use reversi::search::{Budget, eval};
 
-const MAGIC: &[u8; 8] = b"RVEDATA1";
-const RECORD: usize = 20;
-const EXACT: u8 = 0;
-const UNLABELLED: u8 = 255;
+#[path = "shared/data_format.rs"]
+mod data_format;
+use data_format::{EXACT, MAGIC, RECORD, UNLABELLED};
 
 struct Args {
     dir: PathBuf,

@@ -1,0 +1,16 @@
+//! The self-play data file `eval_data` writes and `train_patterns` and
+//! `probcut_fit` read: `MAGIC`, then 20-byte records (the side to move's
+//! discs, the other side's, both little-endian u64; the label as i16; its
+//! source; a zero byte).
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"RVEDATA1";
+/// Bytes per position.
+pub const RECORD: usize = 20;
+/// The label source of a position solved exactly (not every tool reads
+/// the sources, hence the `allow`s).
+#[allow(dead_code)]
+pub const EXACT: u8 = 0;
+/// The label source of a position not yet labelled.
+#[allow(dead_code)]
+pub const UNLABELLED: u8 = 255;
