@@ -1,9 +1,13 @@
 //! The exact endgame solver: the final disc difference under perfect play.
 //!
 //! Layers, from the leaves up:
-//! - one empty square: count the flips, no move generation;
-//! - two to [`SMALL`] empties: plain alpha-beta over the empty squares, those
-//!   in quadrants with an odd number of empties first (parity);
+//! - one empty square: count the flips (by table lookup on a board without
+//!   walls, see [`last_flips`](super::last_flips)), no move generation;
+//! - two to [`FEW`] empties: the empty squares listed once, those in
+//!   quadrants with an odd number of empties first (parity), and tried in
+//!   that order, with two empties written out;
+//! - up to [`SMALL`] empties: plain alpha-beta over the empty squares, odd
+//!   quadrants first;
 //! - above that: principal-variation search with a transposition table,
 //!   the best move of an earlier visit first, then fastest-first ordering
 //!   (fewest replies for the opponent), stability cut-offs, and enhanced
@@ -19,6 +23,9 @@ use super::{Budget, SearchGeometry};
 
 /// Up to this many empties, the fast layers without a table are used.
 pub const SMALL: u32 = 6;
+/// Up to this many empties, the empty squares are listed once and tried in
+/// that order, with no move generation.
+const FEW: u32 = 4;
 /// From this many empties, move ordering uses the (slower) potential
 /// mobility too and enhanced transposition cut-offs are tried.
 const DEEP: u32 = 10;
@@ -193,7 +200,8 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             hash_move = entry.best;
         }
         let (alpha_in, beta_in) = (alpha, beta);
-        let list = self.ordered_moves(board, moves, empties, hash_move);
+        let mut list = MoveList::default();
+        self.order_moves(&mut list, board, moves, empties, hash_move);
 
         // Enhanced transposition cut-off: a child already known to refute.
         if empties >= DEEP {
@@ -245,17 +253,19 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         best
     }
 
-    /// The children of `board` (whose legal moves are `moves`), best first:
+    /// Fills `list` with the children of `board` (whose legal moves are
+    /// `moves`), best first:
     /// the table's move, then by a shallow search or by the ordering
     /// heuristics.
-    pub(crate) fn ordered_moves(
+    // Filled in place: returning the list copied it (`memcpy`) at every node.
+    pub(crate) fn order_moves(
         &mut self,
+        list: &mut MoveList,
         board: &Board,
         moves: u64,
         empties: u32,
         hash_move: u8,
-    ) -> MoveList {
-        let mut list = MoveList::default();
+    ) {
         let mut rest = moves;
         while rest != 0 {
             let index = rest.trailing_zeros() as u8;
@@ -274,18 +284,14 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             list.push(index, child, priority);
         }
         list.sort();
-        list
     }
 
     /// Alpha-beta without a table for few empties and unlimited discs.
     fn small(&mut self, board: &Board, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        if empties <= FEW {
+            return self.few(board, alpha, beta);
+        }
         self.nodes += 1;
-        if empties == 0 {
-            return board.final_score();
-        }
-        if empties == 1 {
-            return last_empty::<G>(board);
-        }
         let odd = odd_quadrants(board.empty);
         let mut best = -SCORE_MAX - 1;
         for group in [odd, board.empty & !odd] {
@@ -321,6 +327,117 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         }
         -self.small(&board.pass(), -beta, -alpha, empties)
     }
+
+    /// The exact value of `board` with at most [`FEW`] empties (unlimited
+    /// discs): the squares are listed once, odd quadrants first, and
+    /// searched without move generation.
+    fn few(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
+        let odd = odd_quadrants(board.empty);
+        let mut squares = [0u8; FEW as usize];
+        let mut n = 0;
+        for group in [odd, board.empty & !odd] {
+            let mut rest = group;
+            while rest != 0 {
+                squares[n] = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                n += 1;
+            }
+        }
+        match n {
+            0 => {
+                self.nodes += 1;
+                board.final_score()
+            }
+            1 => {
+                self.nodes += 1;
+                last_empty::<G>(board, squares[0])
+            }
+            _ => self.listed(board, squares, n, alpha, beta),
+        }
+    }
+
+    /// The exact value of `board`, whose `n` (2 to [`FEW`]) empty squares
+    /// are `squares[..n]`, tried in that order.
+    fn listed(
+        &mut self,
+        board: &Board,
+        squares: [u8; FEW as usize],
+        n: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if n == 2 {
+            return self.two(board, squares[0], squares[1], alpha, beta);
+        }
+        self.nodes += 1;
+        let mut best = -SCORE_MAX - 1;
+        for i in 0..n {
+            let Some(child) = play_if_legal::<G>(board, squares[i]) else {
+                continue;
+            };
+            // The others, in the same order.
+            // Element by element: a shift (`copy_within`, or a loop LLVM
+            // turns into one) calls `memmove` for these few bytes.
+            let rest: [u8; FEW as usize] =
+                std::array::from_fn(|j| squares[if j < i { j } else { (j + 1).min(n - 1) }]);
+            let value = -self.listed(&child, rest, n - 1, -beta, -alpha);
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        if best > -SCORE_MAX - 1 {
+            return best;
+        }
+        let passed = board.pass();
+        if squares[..n]
+            .iter()
+            .any(|&x| play_if_legal::<G>(&passed, x).is_some())
+        {
+            return -self.listed(&passed, squares, n, -beta, -alpha);
+        }
+        board.final_score()
+    }
+
+    /// The exact value of `board` with the two empty squares `x1` and `x2`.
+    fn two(&mut self, board: &Board, x1: u8, x2: u8, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let mut best = -SCORE_MAX - 1;
+        if let Some(child) = play_if_legal::<G>(board, x1) {
+            self.nodes += 1;
+            best = -last_empty::<G>(&child, x2);
+            if best >= beta {
+                return best;
+            }
+        }
+        if let Some(child) = play_if_legal::<G>(board, x2) {
+            self.nodes += 1;
+            best = best.max(-last_empty::<G>(&child, x1));
+        }
+        if best > -SCORE_MAX - 1 {
+            return best;
+        }
+        let passed = board.pass();
+        if play_if_legal::<G>(&passed, x1).is_some() || play_if_legal::<G>(&passed, x2).is_some() {
+            return -self.two(&passed, x1, x2, -beta, -alpha);
+        }
+        board.final_score()
+    }
+}
+
+/// The board after the side to move plays `index`, if that flips anything.
+#[inline(always)]
+fn play_if_legal<G: SearchGeometry>(board: &Board, index: u8) -> Option<Board> {
+    if G::adjacent(index) & board.opponent == 0 {
+        return None;
+    }
+    let flips = G::flips(board.player, board.opponent, index);
+    (flips != 0).then(|| board.play(index, flips))
 }
 
 /// A plain alpha-beta value of `board` at `depth` with the static
@@ -356,23 +473,28 @@ fn shallow_value<G: SearchGeometry>(board: &Board, depth: u32, mut alpha: i32, b
     best
 }
 
-/// The exact value with one empty square left (unlimited discs).
+/// The exact value with one empty square left, `index` (unlimited discs).
 #[inline(always)]
-fn last_empty<G: SearchGeometry>(board: &Board) -> i32 {
-    let index = board.empty.trailing_zeros() as u8;
+fn last_empty<G: SearchGeometry>(board: &Board, index: u8) -> i32 {
     let diff = board.disc_difference();
-    let around = G::adjacent(index);
-    if around & board.opponent != 0 {
-        let mine = G::flips(board.player, board.opponent, index).count_ones() as i32;
-        if mine > 0 {
-            return diff + 2 * mine + 1;
+    // Without walls every other square holds a disc: count by lookup.
+    let full = board.player | board.opponent | board.empty == u64::MAX;
+    let count = |mover: u64, other: u64| {
+        if full {
+            G::last_flip_count(mover, index) as i32
+        } else if G::adjacent(index) & other != 0 {
+            G::flips(mover, other, index).count_ones() as i32
+        } else {
+            0
         }
+    };
+    let mine = count(board.player, board.opponent);
+    if mine > 0 {
+        return diff + 2 * mine + 1;
     }
-    if around & board.player != 0 {
-        let theirs = G::flips(board.opponent, board.player, index).count_ones() as i32;
-        if theirs > 0 {
-            return diff - 2 * theirs - 1;
-        }
+    let theirs = count(board.opponent, board.player);
+    if theirs > 0 {
+        return diff - 2 * theirs - 1;
     }
     match diff.signum() {
         1 => diff + 1,

@@ -17,6 +17,7 @@ pub mod benchmark;
 pub mod board;
 pub mod endgame;
 pub mod eval;
+pub mod last_flips;
 pub mod midgame;
 pub mod move_values;
 #[cfg(not(target_arch = "wasm32"))]
@@ -50,6 +51,9 @@ pub trait SearchGeometry: Geometry {
     /// The squares next to square `index`: a move there can flip only if
     /// one of them holds an opponent disc.
     fn adjacent(index: u8) -> u64;
+    /// Discs flipped when `mover`'s side plays `index` on a board whose
+    /// every other square holds a disc (no walls, one empty square).
+    fn last_flip_count(mover: u64, index: u8) -> u32;
 }
 
 /// `ADJACENT[0][sq]` on the plane, `ADJACENT[1][sq]` on the torus.
@@ -96,6 +100,10 @@ impl SearchGeometry for Plane {
     fn adjacent(index: u8) -> u64 {
         ADJACENT[0][usize::from(index)]
     }
+    #[inline(always)]
+    fn last_flip_count(mover: u64, index: u8) -> u32 {
+        last_flips::count(mover, index)
+    }
 }
 
 impl SearchGeometry for Torus {
@@ -112,6 +120,10 @@ impl SearchGeometry for Torus {
     #[inline(always)]
     fn adjacent(index: u8) -> u64 {
         ADJACENT[1][usize::from(index)]
+    }
+    #[inline(always)]
+    fn last_flip_count(mover: u64, index: u8) -> u32 {
+        Torus::flips(mover, !mover & !(1 << index), index).count_ones()
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use super::board::Board;
-use super::endgame::{Candidate, SCORE_MAX, Solver};
+use super::endgame::{Candidate, MoveList, SCORE_MAX, Solver};
 use super::transposition::{NO_MOVE, Table};
 use super::{Budget, SearchGeometry};
 
@@ -56,7 +56,8 @@ pub fn solve<G: SearchGeometry>(
         .table
         .probe(board.hash())
         .map_or(NO_MOVE, |entry| entry.best);
-    let list = main.ordered_moves(board, moves, empties, hash_move);
+    let mut list = MoveList::default();
+    main.order_moves(&mut list, board, moves, empties, hash_move);
     let first = list.items[0];
     let value = -main.search(&first.child, -SCORE_MAX, SCORE_MAX);
     if main.aborted {
