@@ -110,7 +110,7 @@ fn sample(args: &Args) -> Result<Vec<Board>, String> {
 fn values(table: &mut Table, board: &Board, max_depth: u32) -> Vec<i32> {
     let budget = Budget::nodes(0);
     table.clear();
-    let mut search = Midgame::<Plane>::new(table, &budget, 0);
+    let mut search = Midgame::<Plane>::new(&*table, &budget, 0);
     let deepest = max_depth.min(board.empties() - 1);
     let mut out = vec![0];
     for d in 1..=deepest {

@@ -304,7 +304,7 @@ fn label_band(
         let handles: Vec<_> = (0..args.threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut table = Table::new(20);
+                    let table = Table::new(20);
                     let budget = Budget::nodes(0);
                     let mut done = Vec::new();
                     loop {
@@ -312,7 +312,7 @@ fn label_band(
                         let Some(&index) = todo.get(k) else { break };
                         let record = records[index];
                         let board = record.board();
-                        let mut search = Midgame::<Plane>::new(&mut table, &budget, 0);
+                        let mut search = Midgame::<Plane>::new(&table, &budget, 0);
                         let mut value = 0;
                         for d in 1..=args.depth {
                             value = search.pvs(&board, d, -INFINITY, INFINITY);

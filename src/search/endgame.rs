@@ -63,19 +63,20 @@ fn odd_quadrants(empty: u64) -> u64 {
 /// A solver with its table and node counter; one per thread.
 pub struct Solver<'a, G> {
     /// The table for exact values.
-    pub table: &'a mut Table,
+    pub table: &'a Table,
 
     /// Nodes visited.
     pub nodes: u64,
     /// Set when the budget ran out; the values found since are meaningless.
     pub aborted: bool,
-    budget: &'a Budget,
+    /// The budget this solver works within.
+    pub(crate) budget: &'a Budget,
     geometry: std::marker::PhantomData<G>,
 }
 
 impl<'a, G: SearchGeometry> Solver<'a, G> {
     /// A solver using `table` within `budget`.
-    pub fn new(table: &'a mut Table, budget: &'a Budget) -> Self {
+    pub fn new(table: &'a Table, budget: &'a Budget) -> Self {
         Solver {
             table,
             nodes: 0,

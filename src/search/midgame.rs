@@ -19,7 +19,7 @@ pub const INFINITY: i32 = 65 * EXACT_SCALE;
 
 /// One midgame search: its table, counter and budget.
 pub struct Midgame<'a, G> {
-    table: &'a mut Table,
+    table: &'a Table,
     /// Nodes visited (including any counted before this search began).
     pub nodes: u64,
     /// Set when the budget ran out.
@@ -32,7 +32,7 @@ pub struct Midgame<'a, G> {
 
 impl<'a, G: SearchGeometry> Midgame<'a, G> {
     /// A search using `table` within `budget`, having already used `nodes`.
-    pub fn new(table: &'a mut Table, budget: &'a Budget, nodes: u64) -> Self {
+    pub fn new(table: &'a Table, budget: &'a Budget, nodes: u64) -> Self {
         Midgame {
             table,
             nodes,

@@ -330,10 +330,10 @@ impl Searcher {
         let board = board.without_idle_supply();
         let solved = match topology {
             Topology::Plane => {
-                parallel_solve::solve::<Plane>(&mut self.endgame_table, budget, &board, threads)
+                parallel_solve::solve::<Plane>(&self.endgame_table, budget, &board, threads)
             }
             Topology::Torus => {
-                parallel_solve::solve::<Torus>(&mut self.endgame_table, budget, &board, threads)
+                parallel_solve::solve::<Torus>(&self.endgame_table, budget, &board, threads)
             }
         }?;
         Some(Solution {
@@ -344,7 +344,7 @@ impl Searcher {
     }
 
     fn solve_on<G: SearchGeometry>(&mut self, board: &Board, budget: &Budget) -> Option<Solution> {
-        let mut solver = Solver::<G>::new(&mut self.endgame_table, budget);
+        let mut solver = Solver::<G>::new(&self.endgame_table, budget);
         let (score, best) = solver.solve(&board.without_idle_supply())?;
         Some(Solution {
             score,
@@ -416,8 +416,8 @@ impl Searcher {
         let mut nodes = 0;
         let mut previous = 0;
         for depth in 1..=max_depth {
-            let mut search = Midgame::<G>::new(&mut self.midgame_table, budget, nodes)
-                .selective(limits.selectivity);
+            let mut search =
+                Midgame::<G>::new(&self.midgame_table, budget, nodes).selective(limits.selectivity);
             let mut window = if depth >= 3 {
                 (previous - 60, previous + 60)
             } else {
@@ -472,7 +472,7 @@ impl Searcher {
             cancel: budget.cancel.clone(),
         };
         if solve && !matches!(thought.score, Score::Exact(_)) && !solve_budget.exhausted(0) {
-            let mut solver = Solver::<G>::new(&mut self.endgame_table, &solve_budget);
+            let mut solver = Solver::<G>::new(&self.endgame_table, &solve_budget);
             let solved = solver.solve(&board.without_idle_supply());
             let total = nodes + solver.nodes;
             thought.nodes = total;

@@ -1,15 +1,15 @@
 //! An exact solve of one position on several threads ("young brothers
 //! wait" at the root): the root's first move, the likely best, is solved
-//! alone; then its younger brothers are shared out among the threads, each
-//! with its own copy of the table as the first move left it, and each is
+//! alone; then its younger brothers are shared out among the threads, all
+//! sharing one table (so what one proves, the others reuse), and each is
 //! proved no better with a null window around the best value so far, or
 //! solved again when it is better.
 //!
 //! The value is exact whatever the timing; which of two equally good moves
 //! is named, and the node count, may differ from run to run.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::board::Board;
 use super::endgame::{Candidate, MoveList, SCORE_MAX, Solver};
@@ -34,7 +34,7 @@ pub struct Solved {
 /// do: a small position, a single move), or `None` when `budget` ran out.
 /// A node limit in `budget` applies to each thread.
 pub fn solve<G: SearchGeometry>(
-    table: &mut Table,
+    table: &Table,
     budget: &Budget,
     board: &Board,
     threads: usize,
@@ -59,24 +59,21 @@ pub fn solve<G: SearchGeometry>(
     let mut list = MoveList::default();
     main.order_moves(&mut list, board, moves, empties, hash_move);
     let first = list.items[0];
-    let value = -main.search(&first.child, -SCORE_MAX, SCORE_MAX);
+    let (value, helper_nodes) = solve_first(&mut main, &first.child, threads);
     if main.aborted {
         return None;
     }
     let best = Mutex::new((value, first.index));
     let next = AtomicUsize::new(1);
     let brothers = &list.items[..];
-    let snapshot: &Table = &*main.table;
-    let helpers: Vec<Table> = (1..threads).map(|_| snapshot.clone()).collect();
-    let mut nodes = 0;
+    let mut nodes = helper_nodes;
     let mut aborted = false;
     std::thread::scope(|scope| {
-        let running: Vec<_> = helpers
-            .into_iter()
-            .map(|mut own| {
+        let running: Vec<_> = (1..threads)
+            .map(|_| {
                 let (best, next) = (&best, &next);
                 scope.spawn(move || {
-                    let mut solver = Solver::<G>::new(&mut own, budget);
+                    let mut solver = Solver::<G>::new(table, budget);
                     share_out(&mut solver, brothers, next, best);
                     (solver.nodes, solver.aborted)
                 })
@@ -108,6 +105,55 @@ pub fn solve<G: SearchGeometry>(
         value,
         best: Some(best),
         nodes,
+    })
+}
+
+/// The exact value of the root's first move, `child`, from the root's
+/// view, and the helpers' nodes. The main solver searches it as one thread
+/// would; meanwhile the other threads solve `child`'s later replies
+/// exactly, into the shared table, so that when the main search reaches
+/// them it finds them solved. The helpers stop when the main search ends.
+fn solve_first<G: SearchGeometry>(
+    main: &mut Solver<'_, G>,
+    child: &Board,
+    threads: usize,
+) -> (i32, u64) {
+    let replies = child.moves::<G>();
+    if replies.count_ones() < 2 {
+        return (-main.search(child, -SCORE_MAX, SCORE_MAX), 0);
+    }
+    let mut list = MoveList::default();
+    let hash_move = main.table.probe(child.hash()).map_or(NO_MOVE, |e| e.best);
+    main.order_moves(&mut list, child, replies, child.empties(), hash_move);
+    let stop = Arc::new(AtomicBool::new(false));
+    let helper_budget = Budget {
+        max_nodes: main.budget.max_nodes,
+        cancel: Some(Arc::clone(&stop)),
+    };
+    // The first reply is the main search's own first step.
+    let next = AtomicUsize::new(1);
+    let (table, replies) = (main.table, &list.items[..]);
+    std::thread::scope(|scope| {
+        let running: Vec<_> = (1..threads)
+            .map(|_| {
+                let (next, helper_budget) = (&next, &helper_budget);
+                scope.spawn(move || {
+                    let mut solver = Solver::<G>::new(table, helper_budget);
+                    while let Some(reply) = replies.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        solver.search(&reply.child, -SCORE_MAX, SCORE_MAX);
+                        if solver.aborted {
+                            break;
+                        }
+                    }
+                    solver.nodes
+                })
+            })
+            .collect();
+        let value = -main.search(child, -SCORE_MAX, SCORE_MAX);
+        stop.store(true, Ordering::Relaxed);
+        // A helper that panicked only solved less in advance.
+        let nodes = running.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        (value, nodes)
     })
 }
 
@@ -164,9 +210,9 @@ mod tests {
     }
 
     fn one_thread<G: SearchGeometry>(board: &Board) -> (i32, Option<u8>) {
-        let mut table = Table::new(16);
+        let table = Table::new(16);
         let budget = Budget::nodes(0);
-        Solver::<G>::new(&mut table, &budget).solve(board).unwrap()
+        Solver::<G>::new(&table, &budget).solve(board).unwrap()
     }
 
     #[test]
@@ -179,8 +225,8 @@ mod tests {
             };
             let (value, _) = one_thread::<Plane>(&board);
             for threads in [2, 3] {
-                let mut table = Table::new(16);
-                let solved = solve::<Plane>(&mut table, &budget, &board, threads).unwrap();
+                let table = Table::new(16);
+                let solved = solve::<Plane>(&table, &budget, &board, threads).unwrap();
                 assert_eq!(solved.value, value, "seed {seed}, {threads} threads");
                 let best = solved.best.expect("a move");
                 let child = board.play(best, Plane::flips(board.player, board.opponent, best));
@@ -205,11 +251,9 @@ mod tests {
         let budget = Budget::nodes(0);
         let board = board_after(&rules, 3, 60 - 15).unwrap();
         let (value, _) = one_thread::<Torus>(&board);
-        let mut table = Table::new(16);
+        let table = Table::new(16);
         assert_eq!(
-            solve::<Torus>(&mut table, &budget, &board, 2)
-                .unwrap()
-                .value,
+            solve::<Torus>(&table, &budget, &board, 2).unwrap().value,
             value
         );
     }
@@ -218,9 +262,9 @@ mod tests {
     fn a_spent_budget_gives_no_answer() {
         let rules = Rules::default();
         let board = board_after(&rules, 2, 60 - 18).unwrap();
-        let mut table = Table::new(16);
+        let table = Table::new(16);
         assert_eq!(
-            solve::<Plane>(&mut table, &Budget::nodes(1000), &board, 2),
+            solve::<Plane>(&table, &Budget::nodes(1000), &board, 2),
             None
         );
     }

@@ -1,6 +1,14 @@
 //! The transposition table: bounds on a board's value found earlier, and the
 //! move that was best there, so a position reached twice is searched once and
 //! the best move of a shallower iteration is tried first.
+//!
+//! One table may be shared by several threads searching the same position
+//! (see [`Table::store`]): each slot is two atomic words, the key XOR the
+//! data and the data, so a slot torn by two writers fails the key check and
+//! reads as absent (the "lockless hashing" of Hyatt and Mann) — without
+//! locks or `unsafe`, and as fast as plain words on one thread.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// No move stored.
 pub const NO_MOVE: u8 = 64;
@@ -8,8 +16,6 @@ pub const NO_MOVE: u8 = 64;
 /// What the table knows about one board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
-    /// The board's hash (the whole key is checked on a probe).
-    key: u64,
     /// The value is at least this.
     pub lower: i16,
     /// The value is at most this.
@@ -22,21 +28,62 @@ pub struct Entry {
     generation: u8,
 }
 
-const EMPTY_ENTRY: Entry = Entry {
-    key: 0,
-    lower: i16::MIN,
-    upper: i16::MAX,
-    depth: 0,
-    best: NO_MOVE,
-    generation: 0,
-};
+impl Entry {
+    fn pack(self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.depth) << 32
+            | u64::from(self.best) << 40
+            | u64::from(self.generation) << 48
+    }
+
+    fn unpack(data: u64) -> Entry {
+        Entry {
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            depth: (data >> 32) as u8,
+            best: (data >> 40) as u8,
+            generation: (data >> 48) as u8,
+        }
+    }
+}
+
+/// One slot: the key XOR the packed entry, and the packed entry. An empty
+/// slot is two zeros, which no stored key matches (stored keys are odd).
+#[derive(Debug, Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The entry if this slot holds `key` (odd) and was not torn.
+    #[inline(always)]
+    fn read(&self, key: u64) -> Option<Entry> {
+        let data = self.data.load(Ordering::Relaxed);
+        (self.check.load(Ordering::Relaxed) ^ data == key).then(|| Entry::unpack(data))
+    }
+
+    /// Whichever entry the slot holds, for choosing what to replace.
+    #[inline(always)]
+    fn any(&self) -> Entry {
+        Entry::unpack(self.data.load(Ordering::Relaxed))
+    }
+
+    #[inline(always)]
+    fn write(&self, key: u64, entry: Entry) {
+        let data = entry.pack();
+        self.check.store(key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
+}
 
 /// A fixed-size table of two-entry buckets.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 impl Table {
@@ -44,42 +91,44 @@ impl Table {
     pub fn new(bits: u32) -> Table {
         let bits = bits.clamp(1, 30);
         Table {
-            entries: vec![EMPTY_ENTRY; 1 << bits],
+            slots: (0..1usize << bits).map(|_| Slot::default()).collect(),
             mask: (1 << bits) - 2,
-            generation: 0,
+            generation: AtomicU8::new(0),
         }
     }
 
     /// Starts a new search: older entries become the first to be replaced.
-    pub fn next_generation(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+    pub fn next_generation(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Forgets everything (the generation too, so a search after a clear
     /// does exactly the same work every time).
     pub fn clear(&mut self) {
-        self.entries.fill(EMPTY_ENTRY);
-        self.generation = 0;
+        for slot in &mut self.slots {
+            *slot = Slot::default();
+        }
+        *self.generation.get_mut() = 0;
     }
 
     /// The entry for `board` (hashed as `key`), if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let i = (key as usize) & self.mask;
-        let key = key | 1; // key 0 marks an empty slot
-        self.entries[i..i + 2]
-            .iter()
-            .find(|e| e.key == key)
-            .copied()
+        let key = key | 1; // an empty slot never matches
+        self.slots[i..i + 2].iter().find_map(|s| s.read(key))
     }
 
     /// Stores what a search with window (`alpha`, `beta`) returned as
     /// `value` for a board at `depth`, merging with bounds already known at
-    /// the same depth.
+    /// the same depth. Threads sharing the table may race here: then one
+    /// write wins, or the slot reads as absent; either way no thread ever
+    /// reads bounds another did not store.
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u8, alpha: i32, beta: i32, value: i32, mut best: u8) {
+    pub fn store(&self, key: u64, depth: u8, alpha: i32, beta: i32, value: i32, mut best: u8) {
         let i = (key as usize) & self.mask;
         let key = key | 1;
+        let generation = self.generation.load(Ordering::Relaxed);
         let (mut lower, mut upper) = (i16::MIN, i16::MAX);
         let value16 = value as i16;
         if value > alpha {
@@ -88,9 +137,12 @@ impl Table {
         if value < beta {
             upper = value16;
         }
-        let bucket = &mut self.entries[i..i + 2];
-        let slot = if let Some(j) = bucket.iter().position(|e| e.key == key) {
-            let old = bucket[j];
+        let bucket = &self.slots[i..i + 2];
+        let found = bucket
+            .iter()
+            .enumerate()
+            .find_map(|(j, s)| s.read(key).map(|e| (j, e)));
+        let slot = if let Some((j, old)) = found {
             // After a fail-low every move was only bounded from above, so
             // "best" is a guess: keep a move an earlier search proved.
             if value <= alpha && old.best != NO_MOVE {
@@ -112,24 +164,20 @@ impl Table {
             j
         } else {
             // Replace the shallower entry, or one from an older search.
-            let score = |e: &Entry| {
-                i32::from(e.depth)
-                    + if e.generation == self.generation {
-                        256
-                    } else {
-                        0
-                    }
-            };
-            usize::from(score(&bucket[1]) < score(&bucket[0]))
+            let score =
+                |e: Entry| i32::from(e.depth) + if e.generation == generation { 256 } else { 0 };
+            usize::from(score(bucket[1].any()) < score(bucket[0].any()))
         };
-        bucket[slot] = Entry {
+        bucket[slot].write(
             key,
-            lower,
-            upper,
-            depth,
-            best,
-            generation: self.generation,
-        };
+            Entry {
+                lower,
+                upper,
+                depth,
+                best,
+                generation,
+            },
+        );
     }
 }
 
@@ -139,7 +187,7 @@ mod tests {
 
     #[test]
     fn bounds_are_stored_and_merged() {
-        let mut table = Table::new(8);
+        let table = Table::new(8);
         table.store(42, 10, -5, 5, 7, 3);
         let e = table.probe(42).unwrap();
         assert_eq!((e.lower, e.upper, e.best), (7, i16::MAX, 3));
@@ -151,7 +199,7 @@ mod tests {
 
     #[test]
     fn a_fail_low_keeps_the_move_an_earlier_search_proved() {
-        let mut table = Table::new(8);
+        let table = Table::new(8);
         table.store(42, 10, -5, 5, 3, 7);
         table.store(42, 10, 3, 4, 3, 9);
         let e = table.probe(42).unwrap();
@@ -160,9 +208,36 @@ mod tests {
 
     #[test]
     fn a_shallower_result_does_not_replace_a_deeper_one() {
-        let mut table = Table::new(8);
+        let table = Table::new(8);
         table.store(42, 10, -5, 5, 3, 3);
         table.store(42, 4, -5, 5, -2, 9);
         assert_eq!(table.probe(42).unwrap().depth, 10);
+    }
+
+    #[test]
+    fn a_slot_written_by_racing_threads_never_mixes_their_entries() {
+        // Four keys in one bucket (same low bits), each thread storing its
+        // own exact value again and again; every successful probe must give
+        // back exactly what the owner of that key stored.
+        let table = Table::new(2);
+        let keys: Vec<u64> = (0..4u64).map(|k| (k << 32) | 1).collect();
+        std::thread::scope(|scope| {
+            for (t, &key) in keys.iter().enumerate() {
+                let table = &table;
+                let keys = &keys;
+                scope.spawn(move || {
+                    let own = t as i32 * 10 + 3;
+                    for round in 0..20_000 {
+                        table.store(key, 5, -64, 64, own, t as u8);
+                        let other = keys[(t + round) % keys.len()];
+                        if let Some(e) = table.probe(other) {
+                            let j = keys.iter().position(|&k| k == other).unwrap();
+                            let expected = j as i16 * 10 + 3;
+                            assert_eq!((e.lower, e.upper, e.best), (expected, expected, j as u8));
+                        }
+                    }
+                });
+            }
+        });
     }
 }
