@@ -4,7 +4,10 @@
 //! node budget, and how much seeded noise spoils its judgement. Given the
 //! game seed, a level always plays the same move in the same position (the
 //! tables are cleared before every move), so a game against the bot can be
-//! replayed exactly. A time limit ([`Bot::choose_within`]) only ever cuts
+//! replayed exactly — on one thread, as [`Bot::new`] makes it. The
+//! front-ends' bots ([`Bot::for_play`]) think on every core at the two
+//! strongest levels, where a deeper search in the same time matters more
+//! than replaying a game move for move. A time limit ([`Bot::choose_within`]) only ever cuts
 //! the search short; the node budgets are set so that it rarely does.
 
 use std::sync::Arc;
@@ -16,6 +19,9 @@ use crate::search::{Limits, Searcher, Thought};
 
 /// The weakest and strongest levels.
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
+
+/// The weakest level [`Bot::for_play`] runs on every core.
+pub const PARALLEL_LEVEL: u8 = 9;
 
 /// The default time limit per move of the strongest level in the client.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
@@ -126,6 +132,29 @@ impl Bot {
         }
     }
 
+    /// A bot of `level` as the game's front-ends use it: levels 9 and 10
+    /// think on every core ([`Bot::set_threads`]), the others as
+    /// [`Bot::new`].
+    pub fn for_play(level: u8, seed: u64) -> Bot {
+        let mut bot = Bot::new(level, seed);
+        if bot.spec.level >= PARALLEL_LEVEL {
+            bot.set_threads(crate::search::all_cores());
+        }
+        bot
+    }
+
+    /// Thinks on `threads` threads from now on (see
+    /// [`Searcher::set_threads`]): deeper in the same time, but no longer
+    /// the same move every time.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.searcher.set_threads(threads);
+    }
+
+    /// The threads this bot thinks on.
+    pub fn threads(&self) -> usize {
+        self.searcher.threads()
+    }
+
     /// The level's description.
     pub fn spec(&self) -> &LevelSpec {
         &self.spec
@@ -186,6 +215,7 @@ type Answer = std::sync::mpsc::Receiver<(Bot, Option<Square>)>;
 pub struct BackgroundBot {
     level: u8,
     seed: u64,
+    threads: usize,
     /// The bot, while it is not thinking.
     bot: Option<Bot>,
     /// The position being thought about and where the answer will arrive.
@@ -199,9 +229,17 @@ impl BackgroundBot {
         BackgroundBot {
             level: bot.spec().level,
             seed: bot.seed,
+            threads: bot.threads(),
             bot: Some(bot),
             thinking: None,
         }
+    }
+
+    /// A bot like the one wrapped, for when that one was lost with its thread.
+    fn fresh_bot(&self) -> Bot {
+        let mut bot = Bot::new(self.level, self.seed);
+        bot.set_threads(self.threads);
+        bot
     }
 
     /// The bot's move in `position` once it has thought about it; `None`
@@ -215,7 +253,7 @@ impl BackgroundBot {
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => {
                     // The thread died: think again with a fresh bot.
                     self.thinking = None;
-                    self.bot = Some(Bot::new(self.level, self.seed));
+                    self.bot = Some(self.fresh_bot());
                     return None;
                 }
             };
@@ -236,7 +274,7 @@ impl BackgroundBot {
         match spawned {
             Ok(_) => self.thinking = Some((*position, rx)),
             // No thread to be had: try again on the next poll.
-            Err(_) => self.bot = Some(Bot::new(self.level, self.seed)),
+            Err(_) => self.bot = Some(self.fresh_bot()),
         }
         None
     }

@@ -165,7 +165,7 @@ impl ThinkJob {
                 if !(1..=10).contains(&level) {
                     return Err(ThinkError::Level { found: level });
                 }
-                let mut bot = Bot::new(level, seed);
+                let mut bot = Bot::for_play(level, seed);
                 think_within(&mut bot, &position, limit_ms)
             }
             Task::Hint { nodes } => crate::search::hint(&position, nodes),

@@ -185,6 +185,39 @@ fn a_scripted_session_plays_from_the_finished_games_record() {
 }
 
 #[test]
+fn two_threads_play_an_exact_best_move_and_a_deep_midgame_one() {
+    let mut engine = Engine::start_with(&["--threads", "2"]);
+    engine.send("nboard 2");
+    assert_eq!(engine.next(), "set myname Reversi");
+    // 18 empties: depth 20 reaches the end, so the answer is exact.
+    engine.send("set depth 20");
+    let ggf = cut(42);
+    let position = parse_ggf(&ggf).unwrap().position;
+    assert_eq!(position.empty().count(), 18);
+    let exact = exact_score(&ggf);
+    engine.send(&format!("set game {ggf}"));
+    engine.send("go");
+    let answer = engine.until("===");
+    let played = answer.last().unwrap().strip_prefix("=== ").unwrap();
+    let parts: Vec<&str> = played.split('/').collect();
+    let square: Square = parts[0].parse().unwrap();
+    assert!(position.is_legal(square), "{answer:?}");
+    assert_eq!(eval_of(parts[1]), f64::from(exact), "{answer:?}");
+    engine.until("status");
+    // A midgame position at depth 8 on two threads: a legal move.
+    let ggf = cut(20);
+    let position = parse_ggf(&ggf).unwrap().position;
+    engine.send("set depth 8");
+    engine.send(&format!("set game {ggf}"));
+    engine.send("go");
+    let answer = engine.until("===");
+    let square: Square = answer.last().unwrap()[4..6].parse().unwrap();
+    assert!(position.is_legal(square), "{answer:?}");
+    engine.send("quit");
+    assert!(engine.child.wait().unwrap().success());
+}
+
+#[test]
 fn ping_stops_a_deep_search_at_once_and_drops_its_answer() {
     let mut engine = Engine::start();
     engine.send("nboard 2");

@@ -248,6 +248,53 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn two_threads_think_to_the_same_exact_value_as_one(
+        seed in any::<u64>(),
+        empties in 8u32..=16,
+    ) {
+        let rules = Rules::default();
+        let Some(position) = random_position(&rules, seed, empties) else {
+            return Ok(());
+        };
+        prop_assume!(position.legal_moves().count() > 1);
+        let board = Board::from_position(&position).unwrap();
+        let exact = Searcher::new(14)
+            .solve(&board, position.options().topology, &Budget::nodes(0))
+            .unwrap()
+            .score;
+        // Once by deepening to the end, once by the exact solve after ten
+        // plies (Limits::analysis solves from 24 empties), both on two
+        // threads; the move must be one that scores the exact value.
+        for limits in [Limits::midgame_only(60, probcut::SELECTIVITY), Limits::analysis(0)] {
+            let mut searcher = Searcher::new(14);
+            searcher.set_threads(2);
+            let thought = searcher.think(&position, &limits, None).unwrap();
+            prop_assert_eq!(thought.score, Score::Exact(exact), "seed {}", seed);
+            let child = position.play(thought.best).unwrap();
+            let mover = position.to_move().unwrap();
+            let value = match child.to_move() {
+                None => final_score(&child, mover),
+                Some(next) => {
+                    let solved = Searcher::new(14)
+                        .solve(
+                            &Board::from_position(&child).unwrap(),
+                            child.options().topology,
+                            &Budget::nodes(0),
+                        )
+                        .unwrap()
+                        .score;
+                    if next == mover { solved } else { -solved }
+                }
+            };
+            prop_assert_eq!(value, exact, "seed {}: {} is not a best move", seed, thought.best);
+        }
+    }
+}
+
 #[test]
 fn probcut_saves_most_of_the_nodes_and_stays_close_to_the_full_search() {
     let positions = reversi::search::benchmark::midgame_positions();

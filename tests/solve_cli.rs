@@ -178,6 +178,28 @@ fn bench_reports_perft_midgame_and_ffo_figures() {
     );
     assert!(out.contains("FFO #40: a2 +38"), "{out}");
     assert!(out.contains("M nodes/s (one thread)"), "{out}");
+
+    let output = reversi(&[
+        "bench",
+        "--runs",
+        "1",
+        "--perft-depth",
+        "1",
+        "--depth",
+        "6",
+        "--ffo",
+        "1",
+        "--threads",
+        "2",
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let out = text(&output.stdout);
+    assert!(
+        out.contains("midgame search, depth 6 on 10 positions, 2 threads"),
+        "{out}"
+    );
+    assert!(out.contains("FFO #40: a2 +38"), "{out}");
+    assert!(out.contains("M nodes/s (2 threads)"), "{out}");
 }
 
 #[test]

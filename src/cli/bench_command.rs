@@ -31,6 +31,18 @@ pub struct BenchArgs {
     /// How many FFO positions from 40 on to solve (10 = 40–49).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=20))]
     ffo: u32,
+    /// Threads for the midgame search and the solves (1: deterministic
+    /// node counts).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    threads: u32,
+}
+
+fn threads_label(threads: u32) -> String {
+    if threads == 1 {
+        "one thread".to_string()
+    } else {
+        format!("{threads} threads")
+    }
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -63,15 +75,16 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
     let mut secs = Vec::new();
     for _ in 0..runs {
         let t = Instant::now();
-        nodes = search_midgame_positions(&positions, args.depth);
+        nodes = search_midgame_positions(&positions, args.depth, args.threads as usize);
         let elapsed = t.elapsed().as_secs_f64().max(1e-9);
         secs.push(elapsed);
         rates.push(nodes as f64 / elapsed);
     }
     println!(
-        "midgame search, depth {} on {} positions: {nodes} nodes, median {:.3} s, {:.1} M nodes/s",
+        "midgame search, depth {} on {} positions, {}: {nodes} nodes, median {:.3} s, {:.1} M nodes/s",
         args.depth,
         positions.len(),
+        threads_label(args.threads),
         median(secs),
         median(rates) / 1e6
     );
@@ -90,7 +103,7 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
             total_nodes = 0;
             lines.clear();
             for (k, item) in items.iter().enumerate() {
-                let result = solve_line(&mut searcher, item, 1);
+                let result = solve_line(&mut searcher, item, args.threads as usize);
                 total_nodes += result.nodes;
                 per_position[k].push(result.time.as_secs_f64());
                 lines.push((result, item.line));
@@ -109,9 +122,10 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
         }
         let total = median(totals);
         println!(
-            "FFO #40–#{}: median {total:.2} s, {total_nodes} nodes, {:.1} M nodes/s (one thread)",
+            "FFO #40–#{}: median {total:.2} s, {total_nodes} nodes, {:.1} M nodes/s ({})",
             39 + items.len(),
-            total_nodes as f64 / total / 1e6
+            total_nodes as f64 / total / 1e6,
+            threads_label(args.threads)
         );
     }
     Ok(format!(

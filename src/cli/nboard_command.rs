@@ -48,6 +48,10 @@ pub struct NboardArgs {
     /// deepest result finished (for engine matches at a fixed time).
     #[arg(long, value_parser = parse_move_time)]
     pub move_time: Option<Duration>,
+    /// Threads each search runs on (1, the default, plays the same move
+    /// every time; more search deeper in the same time).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub threads: u32,
 }
 
 /// A time per move: positive seconds, at most a day.
@@ -155,7 +159,12 @@ pub fn run(args: &NboardArgs) -> Result<String, CliError> {
         engine.play_as_level(level);
     }
     engine.set_selectivity(args.selectivity);
-    let mut searcher = Some(Searcher::new(TABLE_BITS));
+    let new_searcher = || {
+        let mut searcher = Searcher::new(TABLE_BITS);
+        searcher.set_threads(args.threads as usize);
+        searcher
+    };
+    let mut searcher = Some(new_searcher());
     let mut pending: VecDeque<Event> = VecDeque::new();
     loop {
         let event = match pending.pop_front() {
@@ -182,7 +191,7 @@ pub fn run(args: &NboardArgs) -> Result<String, CliError> {
         print(&[job.status()])?;
         let cancel = Arc::new(AtomicBool::new(false));
         let started = Instant::now();
-        let mut worker_searcher = searcher.take().unwrap_or_else(|| Searcher::new(TABLE_BITS));
+        let mut worker_searcher = searcher.take().unwrap_or_else(new_searcher);
         let done = events_in.clone();
         let worker_cancel = cancel.clone();
         std::thread::spawn(move || {

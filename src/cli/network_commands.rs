@@ -480,7 +480,7 @@ async fn play(
         }
     });
     let inner: Box<dyn Mover> = match flags.bot {
-        Some(level) => Box::new(BotMover(BackgroundBot::new(Bot::new(
+        Some(level) => Box::new(BotMover(BackgroundBot::new(Bot::for_play(
             level,
             driver::seed(),
         )))),

@@ -65,7 +65,7 @@ pub fn play_game(
     output: &mut impl Write,
 ) -> Result<Vec<Square>, CliError> {
     let rules = args.rules.rules()?;
-    let mut computer = Bot::new(args.level, seed);
+    let mut computer = Bot::for_play(args.level, seed);
     let human = match args.color {
         ColorChoice::Black => Color::Black,
         ColorChoice::White => Color::White,

@@ -28,7 +28,7 @@ pub mod stability;
 pub mod transposition;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use crate::engine::topology::{Geometry, Plane, Torus, torus_shift};
 use crate::engine::{Color, Position, Square, Topology};
@@ -36,6 +36,21 @@ use board::Board;
 use endgame::Solver;
 use midgame::{EXACT_SCALE, INFINITY, Midgame};
 use transposition::Table;
+
+/// The most threads a [`Searcher`] uses.
+pub const MAX_THREADS: usize = 64;
+
+/// The threads this machine runs at once (1 where unknown, and on the web).
+pub fn all_cores() -> usize {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        1
+    }
+}
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
@@ -264,6 +279,18 @@ pub struct Solution {
 pub struct Searcher {
     midgame_table: Table,
     endgame_table: Table,
+    /// Threads searching together (1 on the web).
+    threads: usize,
+}
+
+/// What one iterative deepening works on.
+#[derive(Clone, Copy)]
+struct Deepening<'a> {
+    board: &'a Board,
+    limits: &'a Limits,
+    budget: &'a Budget,
+    max_depth: u32,
+    noise: &'a (dyn Fn(u8) -> i32 + Sync),
 }
 
 impl std::fmt::Debug for Searcher {
@@ -292,7 +319,26 @@ impl Searcher {
         Searcher {
             midgame_table: Table::new(bits),
             endgame_table: Table::new(bits),
+            threads: 1,
         }
+    }
+
+    /// Thinks on `threads` threads from now on (clamped to
+    /// 1–[`MAX_THREADS`]; always one on the web). One thread is
+    /// deterministic: the same position and limits give the same move and
+    /// node count every time; more search deeper in the same time, but
+    /// their moves may vary from run to run.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = if cfg!(target_arch = "wasm32") {
+            1
+        } else {
+            threads.clamp(1, MAX_THREADS)
+        };
+    }
+
+    /// The threads this searcher thinks on.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Forgets everything learned, so the next search depends only on its
@@ -393,7 +439,7 @@ impl Searcher {
         }
         moves.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
         let noise = |index: u8| limits.noise_for((u64::from(index) << 56) ^ mix(board.hash()));
-        let mut thought = Thought {
+        let thought = Thought {
             best: Square::new(moves[0].0)?,
             score: Score::Estimate(moves[0].1 + noise(moves[0].0)),
             depth: 0,
@@ -413,9 +459,132 @@ impl Searcher {
         .min(empties)
         .max(1);
         self.midgame_table.next_generation();
+        let plan = Deepening {
+            board,
+            limits,
+            budget,
+            max_depth,
+            noise: &noise,
+        };
+        let (mut thought, nodes) = self.deepen_on_threads::<G>(&plan, moves, thought)?;
+        thought.nodes = nodes;
+        let solve_budget = Budget {
+            max_nodes: limits.solve_nodes,
+            cancel: budget.cancel.clone(),
+        };
+        if solve && !matches!(thought.score, Score::Exact(_)) && !solve_budget.exhausted(0) {
+            let (solved, solve_nodes) = self.solve_with_threads::<G>(board, &solve_budget);
+            let total = nodes + solve_nodes;
+            thought.nodes = total;
+            if let Some((value, Some(best))) = solved {
+                thought = Thought {
+                    best: Square::new(best)?,
+                    score: Score::Exact(value),
+                    depth: empties,
+                    nodes: total,
+                };
+            }
+        }
+        Some(thought)
+    }
+
+    /// Iterative deepening as [`Searcher::deepen`] does it, with the other
+    /// threads (if any) searching the same board into the shared table
+    /// meanwhile ("lazy SMP"): they fill it with results the main search
+    /// then finds, one ply ahead every other thread so that their work
+    /// differs. Only the main search's answer counts, so a node limit
+    /// means what it means on one thread; the helpers' nodes are added.
+    fn deepen_on_threads<G: SearchGeometry>(
+        &self,
+        plan: &Deepening<'_>,
+        moves: Vec<(u8, i32)>,
+        thought: Thought,
+    ) -> Option<(Thought, u64)> {
+        let reached = AtomicU32::new(0);
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.threads > 1 && plan.max_depth > 2 {
+            let stop = Arc::new(AtomicBool::new(false));
+            let helper_budget = Budget {
+                max_nodes: 0,
+                cancel: Some(Arc::clone(&stop)),
+            };
+            return std::thread::scope(|scope| {
+                let helpers: Vec<_> = (1..self.threads)
+                    .map(|helper| {
+                        let (reached, helper_budget) = (&reached, &helper_budget);
+                        scope.spawn(move || {
+                            self.help::<G>(plan, helper_budget, reached, helper as u32 % 2)
+                        })
+                    })
+                    .collect();
+                let result = self.deepen::<G>(plan, moves, thought, &reached);
+                stop.store(true, Ordering::Relaxed);
+                // A helper that panicked only helped less.
+                let helped: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+                result.map(|(mut thought, nodes)| {
+                    thought.nodes += helped;
+                    (thought, nodes + helped)
+                })
+            });
+        }
+        self.deepen::<G>(plan, moves, thought, &reached)
+    }
+
+    /// A helper thread of [`Searcher::deepen_on_threads`]: searches the
+    /// board one depth after another, never behind the main search (plus
+    /// `ahead`), until stopped. Returns its nodes.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn help<G: SearchGeometry>(
+        &self,
+        plan: &Deepening<'_>,
+        budget: &Budget,
+        reached: &AtomicU32,
+        ahead: u32,
+    ) -> u64 {
+        let mut search =
+            Midgame::<G>::new(&self.midgame_table, budget, 0).selective(plan.limits.selectivity);
+        let mut depth = 1;
+        loop {
+            depth = depth.max(reached.load(Ordering::Relaxed) + ahead);
+            if depth > plan.max_depth {
+                // Nothing deeper to prepare; wait to be stopped.
+                while !budget.exhausted(0) {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                return search.nodes;
+            }
+            search.pvs(plan.board, depth, -INFINITY, INFINITY);
+            if search.aborted {
+                return search.nodes;
+            }
+            depth += 1;
+        }
+    }
+
+    /// Iterative deepening of `plan.board` from depth 1, aspiration windows
+    /// around the previous depth's value, until the budget runs out or the
+    /// deepest iteration is done; each iteration's start is posted in
+    /// `reached`. Returns the deepest finished iteration's thought (else
+    /// `thought`, the static choice) and the nodes searched.
+    fn deepen<G: SearchGeometry>(
+        &self,
+        plan: &Deepening<'_>,
+        mut moves: Vec<(u8, i32)>,
+        mut thought: Thought,
+        reached: &AtomicU32,
+    ) -> Option<(Thought, u64)> {
+        let Deepening {
+            board,
+            limits,
+            budget,
+            max_depth,
+            noise,
+        } = *plan;
+        let empties = board.empties();
         let mut nodes = 0;
         let mut previous = 0;
         for depth in 1..=max_depth {
+            reached.store(depth, Ordering::Relaxed);
             let mut search =
                 Midgame::<G>::new(&self.midgame_table, budget, nodes).selective(limits.selectivity);
             let mut window = if depth >= 3 {
@@ -425,7 +594,7 @@ impl Searcher {
             };
             let result = loop {
                 let Some((value, index, values)) =
-                    search.root(board, &moves, depth, window.0, window.1, &noise)
+                    search.root(board, &moves, depth, window.0, window.1, noise)
                 else {
                     break None;
                 };
@@ -466,26 +635,28 @@ impl Searcher {
                 break;
             }
         }
-        thought.nodes = nodes;
-        let solve_budget = Budget {
-            max_nodes: limits.solve_nodes,
-            cancel: budget.cancel.clone(),
-        };
-        if solve && !matches!(thought.score, Score::Exact(_)) && !solve_budget.exhausted(0) {
-            let mut solver = Solver::<G>::new(&self.endgame_table, &solve_budget);
-            let solved = solver.solve(&board.without_idle_supply());
-            let total = nodes + solver.nodes;
-            thought.nodes = total;
-            if let Some((value, Some(best))) = solved {
-                thought = Thought {
-                    best: Square::new(best)?,
-                    score: Score::Exact(value),
-                    depth: empties,
-                    nodes: total,
-                };
-            }
+        Some((thought, nodes))
+    }
+
+    /// The exact value and best move of `board` within `budget` (on every
+    /// thread this searcher has), and the nodes searched.
+    fn solve_with_threads<G: SearchGeometry>(
+        &self,
+        board: &Board,
+        budget: &Budget,
+    ) -> (Option<(i32, Option<u8>)>, u64) {
+        let board = board.without_idle_supply();
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.threads > 1 {
+            let solved =
+                parallel_solve::solve::<G>(&self.endgame_table, budget, &board, self.threads);
+            // An aborted parallel solve reports no nodes; the budget's are spent.
+            let nodes = solved.as_ref().map_or(budget.max_nodes, |s| s.nodes);
+            return (solved.map(|s| (s.value, s.best)), nodes);
         }
-        Some(thought)
+        let mut solver = Solver::<G>::new(&self.endgame_table, budget);
+        let solved = solver.solve(&board);
+        (solved, solver.nodes)
     }
 
     /// A placement during the free or double opening: every way of filling

@@ -76,7 +76,8 @@ fn offer_benchmark() {
     let bench = Closure::<dyn Fn(u32) -> String>::new(|depth: u32| {
         let positions = reversi::search::benchmark::midgame_positions();
         let started = reversi::platform::Instant::now();
-        let nodes = reversi::search::benchmark::search_midgame_positions(&positions, depth.min(12));
+        let nodes =
+            reversi::search::benchmark::search_midgame_positions(&positions, depth.min(12), 1);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         serde_json::json!({ "nodes": nodes, "ms": ms }).to_string()
     });
