@@ -16,6 +16,8 @@
 //! Scores follow the FFO/Edax convention: disc difference for the side to
 //! move, empty squares credited to the winner.
 
+use multiversion::{inherit_target, multiversion};
+
 use super::board::Board;
 use super::eval::evaluate;
 use super::transposition::{NO_MOVE, Table};
@@ -142,12 +144,84 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
 
     /// The exact value of `board` within (`alpha`, `beta`), fail-soft.
     pub fn search(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
+        exact_value(self, board, alpha, beta)
+    }
+
+    /// Fills `list` with the children of `board` (whose legal moves are
+    /// `moves`), best first:
+    /// the table's move, then by a shallow search or by the ordering
+    /// heuristics.
+    // Filled in place: returning the list copied it (`memcpy`) at every node.
+    // (For the parallel solver, which the web build has not.)
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn order_moves(
+        &mut self,
+        list: &mut MoveList,
+        board: &Board,
+        moves: u64,
+        empties: u32,
+        hash_move: u8,
+    ) {
+        fill_ordered(self, list, board, moves, empties, hash_move);
+    }
+}
+
+/// [`Solver::order_moves`], inlined into the solver's own copies.
+#[inline(always)]
+fn fill_ordered<G: SearchGeometry>(
+    s: &mut Solver<'_, G>,
+    list: &mut MoveList,
+    board: &Board,
+    moves: u64,
+    empties: u32,
+    hash_move: u8,
+) {
+    let mut rest = moves;
+    while rest != 0 {
+        let index = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        let flips = G::flips(board.player, board.opponent, index);
+        let child = board.play(index, flips);
+        let priority = if index == hash_move {
+            1 << 30
+        } else if empties >= ORDER_BY_SEARCH {
+            let depth = (empties - ORDER_BY_SEARCH) / 2 + 1;
+            s.nodes += 1;
+            -shallow_value::<G>(&child, depth, -INFINITY, INFINITY)
+        } else {
+            order_priority::<G>(&child, index, empties)
+        };
+        list.push(index, child, priority);
+    }
+    list.sort();
+}
+
+/// The exact value of `board` within (`alpha`, `beta`), fail-soft: the
+/// recursion of [`Solver::search`], compiled once per instruction set and
+/// chosen at run time (with AVX2, BMI and POPCNT the flips, move
+/// generation and counting compile to fewer instructions), so one
+/// portable binary runs everywhere at the speed of the machine it runs on.
+#[multiversion(targets("x86_64+avx2+bmi1+bmi2+popcnt+lzcnt", "x86_64+popcnt"))]
+fn exact_value<G: SearchGeometry>(
+    solver: &mut Solver<'_, G>,
+    board: &Board,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    /// The exact value of `board` within (`alpha`, `beta`), fail-soft.
+    #[inherit_target]
+    fn search<G: SearchGeometry>(
+        s: &mut Solver<'_, G>,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let empties = board.empties();
         if empties <= SMALL && board.unlimited() {
-            return self.small(board, alpha, beta, empties);
+            return small(s, board, alpha, beta, empties);
         }
-        self.nodes += 1;
-        if self.out_of_budget() {
+        s.nodes += 1;
+        if s.out_of_budget() {
             return 0;
         }
         let moves = board.moves::<G>();
@@ -155,13 +229,14 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             if board.opponent_moves::<G>() == 0 {
                 return board.final_score();
             }
-            return -self.search(&board.pass(), -beta, -alpha);
+            return -search(s, &board.pass(), -beta, -alpha);
         }
-        self.table_search(board, moves, alpha, beta, empties)
+        table_search(s, board, moves, alpha, beta, empties)
     }
 
-    fn table_search(
-        &mut self,
+    #[inherit_target]
+    fn table_search<G: SearchGeometry>(
+        s: &mut Solver<'_, G>,
         board: &Board,
         moves: u64,
         mut alpha: i32,
@@ -183,7 +258,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         let mut hash_move = NO_MOVE;
         let use_table = empties > NO_TABLE;
         if use_table
-            && let Some(entry) = self.table.probe(key)
+            && let Some(entry) = s.table.probe(key)
             && entry.depth == depth
         {
             let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
@@ -202,17 +277,17 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         }
         let (alpha_in, beta_in) = (alpha, beta);
         let mut list = MoveList::default();
-        self.order_moves(&mut list, board, moves, empties, hash_move);
+        fill_ordered(s, &mut list, board, moves, empties, hash_move);
 
         // Enhanced transposition cut-off: a child already known to refute.
         if empties >= DEEP {
             for candidate in &list.items {
-                if let Some(entry) = self.table.probe(candidate.child.hash())
+                if let Some(entry) = s.table.probe(candidate.child.hash())
                     && u32::from(entry.depth) == empties - 1
                     && -i32::from(entry.upper) >= beta
                 {
                     let value = -i32::from(entry.upper);
-                    self.table
+                    s.table
                         .store(key, depth, alpha_in, beta_in, value, candidate.index);
                     return value;
                 }
@@ -224,16 +299,16 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         for (k, candidate) in list.items.iter().enumerate() {
             let child = candidate.child;
             let value = if k == 0 {
-                -self.search(&child, -beta, -alpha)
+                -search(s, &child, -beta, -alpha)
             } else {
-                let probe = -self.search(&child, -alpha - 1, -alpha);
+                let probe = -search(s, &child, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta {
-                    -self.search(&child, -beta, -probe)
+                    -search(s, &child, -beta, -probe)
                 } else {
                     probe
                 }
             };
-            if self.aborted {
+            if s.aborted {
                 return 0;
             }
             if value > best {
@@ -248,51 +323,25 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             }
         }
         if use_table {
-            self.table
+            s.table
                 .store(key, depth, alpha_in, beta_in, best, best_move);
         }
         best
     }
 
-    /// Fills `list` with the children of `board` (whose legal moves are
-    /// `moves`), best first:
-    /// the table's move, then by a shallow search or by the ordering
-    /// heuristics.
-    // Filled in place: returning the list copied it (`memcpy`) at every node.
-    pub(crate) fn order_moves(
-        &mut self,
-        list: &mut MoveList,
-        board: &Board,
-        moves: u64,
-        empties: u32,
-        hash_move: u8,
-    ) {
-        let mut rest = moves;
-        while rest != 0 {
-            let index = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            let flips = G::flips(board.player, board.opponent, index);
-            let child = board.play(index, flips);
-            let priority = if index == hash_move {
-                1 << 30
-            } else if empties >= ORDER_BY_SEARCH {
-                let depth = (empties - ORDER_BY_SEARCH) / 2 + 1;
-                self.nodes += 1;
-                -shallow_value::<G>(&child, depth, -INFINITY, INFINITY)
-            } else {
-                order_priority::<G>(&child, index, empties)
-            };
-            list.push(index, child, priority);
-        }
-        list.sort();
-    }
-
     /// Alpha-beta without a table for few empties and unlimited discs.
-    fn small(&mut self, board: &Board, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+    #[inherit_target]
+    fn small<G: SearchGeometry>(
+        s: &mut Solver<'_, G>,
+        board: &Board,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> i32 {
         if empties <= FEW {
-            return self.few(board, alpha, beta);
+            return few(s, board, alpha, beta);
         }
-        self.nodes += 1;
+        s.nodes += 1;
         let odd = odd_quadrants(board.empty);
         let mut best = -SCORE_MAX - 1;
         for group in [odd, board.empty & !odd] {
@@ -307,7 +356,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
                 if flips == 0 {
                     continue;
                 }
-                let value = -self.small(&board.play(index, flips), -beta, -alpha, empties - 1);
+                let value = -small(s, &board.play(index, flips), -beta, -alpha, empties - 1);
                 if value > best {
                     best = value;
                     if value > alpha {
@@ -326,13 +375,14 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         if board.opponent_moves::<G>() == 0 {
             return board.final_score();
         }
-        -self.small(&board.pass(), -beta, -alpha, empties)
+        -small(s, &board.pass(), -beta, -alpha, empties)
     }
 
     /// The exact value of `board` with at most [`FEW`] empties (unlimited
     /// discs): the squares are listed once, odd quadrants first, and
     /// searched without move generation.
-    fn few(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
+    #[inherit_target]
+    fn few<G: SearchGeometry>(s: &mut Solver<'_, G>, board: &Board, alpha: i32, beta: i32) -> i32 {
         let odd = odd_quadrants(board.empty);
         let mut squares = [0u8; FEW as usize];
         let mut n = 0;
@@ -346,21 +396,22 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         }
         match n {
             0 => {
-                self.nodes += 1;
+                s.nodes += 1;
                 board.final_score()
             }
             1 => {
-                self.nodes += 1;
+                s.nodes += 1;
                 last_empty::<G>(board, squares[0])
             }
-            _ => self.listed(board, squares, n, alpha, beta),
+            _ => listed(s, board, squares, n, alpha, beta),
         }
     }
 
     /// The exact value of `board`, whose `n` (2 to [`FEW`]) empty squares
     /// are `squares[..n]`, tried in that order.
-    fn listed(
-        &mut self,
+    #[inherit_target]
+    fn listed<G: SearchGeometry>(
+        s: &mut Solver<'_, G>,
         board: &Board,
         squares: [u8; FEW as usize],
         n: usize,
@@ -368,9 +419,9 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         beta: i32,
     ) -> i32 {
         if n == 2 {
-            return self.two(board, squares[0], squares[1], alpha, beta);
+            return two(s, board, squares[0], squares[1], alpha, beta);
         }
-        self.nodes += 1;
+        s.nodes += 1;
         let mut best = -SCORE_MAX - 1;
         for i in 0..n {
             let Some(child) = play_if_legal::<G>(board, squares[i]) else {
@@ -381,7 +432,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             // turns into one) calls `memmove` for these few bytes.
             let rest: [u8; FEW as usize] =
                 std::array::from_fn(|j| squares[if j < i { j } else { (j + 1).min(n - 1) }]);
-            let value = -self.listed(&child, rest, n - 1, -beta, -alpha);
+            let value = -listed(s, &child, rest, n - 1, -beta, -alpha);
             if value > best {
                 best = value;
                 if value > alpha {
@@ -400,24 +451,32 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             .iter()
             .any(|&x| play_if_legal::<G>(&passed, x).is_some())
         {
-            return -self.listed(&passed, squares, n, -beta, -alpha);
+            return -listed(s, &passed, squares, n, -beta, -alpha);
         }
         board.final_score()
     }
 
     /// The exact value of `board` with the two empty squares `x1` and `x2`.
-    fn two(&mut self, board: &Board, x1: u8, x2: u8, alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
+    #[inherit_target]
+    fn two<G: SearchGeometry>(
+        s: &mut Solver<'_, G>,
+        board: &Board,
+        x1: u8,
+        x2: u8,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        s.nodes += 1;
         let mut best = -SCORE_MAX - 1;
         if let Some(child) = play_if_legal::<G>(board, x1) {
-            self.nodes += 1;
+            s.nodes += 1;
             best = -last_empty::<G>(&child, x2);
             if best >= beta {
                 return best;
             }
         }
         if let Some(child) = play_if_legal::<G>(board, x2) {
-            self.nodes += 1;
+            s.nodes += 1;
             best = best.max(-last_empty::<G>(&child, x1));
         }
         if best > -SCORE_MAX - 1 {
@@ -425,10 +484,12 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         }
         let passed = board.pass();
         if play_if_legal::<G>(&passed, x1).is_some() || play_if_legal::<G>(&passed, x2).is_some() {
-            return -self.two(&passed, x1, x2, -beta, -alpha);
+            return -two(s, &passed, x1, x2, -beta, -alpha);
         }
         board.final_score()
     }
+
+    search(solver, board, alpha, beta)
 }
 
 /// The board after the side to move plays `index`, if that flips anything.
@@ -442,36 +503,43 @@ fn play_if_legal<G: SearchGeometry>(board: &Board, index: u8) -> Option<Board> {
 }
 
 /// A plain alpha-beta value of `board` at `depth` with the static
-/// evaluation at the leaves (hundredths of a disc), for move ordering.
-fn shallow_value<G: SearchGeometry>(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-    if depth == 0 {
-        return evaluate::<G>(board);
-    }
-    let moves = board.moves::<G>();
-    if moves == 0 {
-        if board.opponent_moves::<G>() == 0 {
-            return board.final_score() * 100;
+/// evaluation at the leaves (hundredths of a disc), for move ordering;
+/// compiled per instruction set like [`exact_value`].
+#[multiversion(targets("x86_64+avx2+bmi1+bmi2+popcnt+lzcnt", "x86_64+popcnt"))]
+fn shallow_value<G: SearchGeometry>(board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+    #[inherit_target]
+    fn search<G: SearchGeometry>(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return evaluate::<G>(board);
         }
-        return -shallow_value::<G>(&board.pass(), depth, -beta, -alpha);
-    }
-    let mut best = -INFINITY;
-    let mut rest = moves;
-    while rest != 0 {
-        let index = rest.trailing_zeros() as u8;
-        rest &= rest - 1;
-        let child = board.play(index, G::flips(board.player, board.opponent, index));
-        let value = -shallow_value::<G>(&child, depth - 1, -beta, -alpha);
-        if value > best {
-            best = value;
-            if value > alpha {
-                alpha = value;
-                if alpha >= beta {
-                    break;
+        let moves = board.moves::<G>();
+        if moves == 0 {
+            if board.opponent_moves::<G>() == 0 {
+                return board.final_score() * 100;
+            }
+            return -search::<G>(&board.pass(), depth, -beta, -alpha);
+        }
+        let mut best = -INFINITY;
+        let mut rest = moves;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let child = board.play(index, G::flips(board.player, board.opponent, index));
+            let value = -search::<G>(&child, depth - 1, -beta, -alpha);
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
                 }
             }
         }
+        best
     }
-    best
+
+    search::<G>(board, depth, alpha, beta)
 }
 
 /// The exact value with one empty square left, `index` (unlimited discs).

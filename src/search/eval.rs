@@ -436,7 +436,9 @@ pub fn features<G: SearchGeometry>(board: &Board) -> Features {
 }
 
 /// The evaluation of `board` for the side to move, in hundredths of a disc.
-#[inline]
+// Always inlined, so the searches' per-instruction-set copies get their
+// own (see `midgame::midgame_value`).
+#[inline(always)]
 pub fn evaluate<G: SearchGeometry>(board: &Board) -> i32 {
     match pattern_weights::<G>(board) {
         Some(patterns) => patterns.evaluate::<G>(board),

@@ -5,6 +5,8 @@
 //! [`probcut`]). Values are in hundredths of a disc; a finished game scores
 //! its exact result × 100.
 
+use multiversion::{inherit_target, multiversion};
+
 use super::board::Board;
 use super::endgame::MoveList;
 use super::eval::evaluate;
@@ -48,39 +50,6 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
     pub fn selective(mut self, selectivity: u32) -> Self {
         self.selectivity = selectivity;
         self
-    }
-
-    /// Whether a shallow search predicts, with the chosen confidence, that
-    /// this node fails high (`Some(beta)`) or low (`Some(alpha)`). Only
-    /// where the search is not exact anyway: a node whose depth covers its
-    /// empties keeps its exact value.
-    fn probcut(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
-        let empties = board.empties();
-        if self.selectivity == 0 || depth < probcut::MIN_DEPTH || depth >= empties {
-            return None;
-        }
-        let margin = probcut::sigma(empties, depth) * self.selectivity as i32 / 100;
-        let shallow = probcut::shallow_depth(depth);
-        let high = beta + margin;
-        if high <= probcut::MAX_VALUE {
-            let value = self.pvs(board, shallow, high - 1, high);
-            if value >= high {
-                return Some(beta);
-            }
-        }
-        let low = alpha - margin;
-        if low >= -probcut::MAX_VALUE {
-            let value = self.pvs(board, shallow, low, low + 1);
-            if value <= low {
-                return Some(alpha);
-            }
-        }
-        None
-    }
-
-    #[inline(always)]
-    fn evaluate(&self, board: &Board) -> i32 {
-        evaluate::<G>(board)
     }
 
     /// Values of the root moves `moves` searched to `depth` within
@@ -132,12 +101,71 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
     }
 
     /// The value of `board` searched to `depth` within (`alpha`, `beta`).
-    pub fn pvs(&mut self, board: &Board, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.budget.exhausted(self.nodes) {
-            self.aborted = true;
+    pub fn pvs(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        midgame_value(self, board, depth, alpha, beta)
+    }
+}
+
+/// The recursion of [`Midgame::pvs`] (with Multi-ProbCut's shallow
+/// searches), compiled once per instruction set and chosen at run time, as
+/// the exact solver's is (see `endgame::exact_value`).
+#[multiversion(targets("x86_64+avx2+bmi1+bmi2+popcnt+lzcnt", "x86_64+popcnt"))]
+fn midgame_value<G: SearchGeometry>(
+    search: &mut Midgame<'_, G>,
+    board: &Board,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    /// Whether a shallow search predicts, with the chosen confidence, that
+    /// this node fails high (`Some(beta)`) or low (`Some(alpha)`). Only
+    /// where the search is not exact anyway: a node whose depth covers its
+    /// empties keeps its exact value.
+    #[inherit_target]
+    fn probcut<G: SearchGeometry>(
+        s: &mut Midgame<'_, G>,
+        board: &Board,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let empties = board.empties();
+        if s.selectivity == 0 || depth < probcut::MIN_DEPTH || depth >= empties {
+            return None;
         }
-        if self.aborted {
+        let margin = probcut::sigma(empties, depth) * s.selectivity as i32 / 100;
+        let shallow = probcut::shallow_depth(depth);
+        let high = beta + margin;
+        if high <= probcut::MAX_VALUE {
+            let value = pvs(s, board, shallow, high - 1, high);
+            if value >= high {
+                return Some(beta);
+            }
+        }
+        let low = alpha - margin;
+        if low >= -probcut::MAX_VALUE {
+            let value = pvs(s, board, shallow, low, low + 1);
+            if value <= low {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// The value of `board` searched to `depth` within (`alpha`, `beta`).
+    #[inherit_target]
+    fn pvs<G: SearchGeometry>(
+        s: &mut Midgame<'_, G>,
+        board: &Board,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        s.nodes += 1;
+        if s.nodes & 1023 == 0 && s.budget.exhausted(s.nodes) {
+            s.aborted = true;
+        }
+        if s.aborted {
             return 0;
         }
         let moves = board.moves::<G>();
@@ -146,10 +174,10 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
                 return board.final_score() * EXACT_SCALE;
             }
             // A pass costs no depth: it is forced.
-            return -self.pvs(&board.pass(), depth, -beta, -alpha);
+            return -pvs(s, &board.pass(), depth, -beta, -alpha);
         }
         if depth == 0 {
-            return self.evaluate(board);
+            return static_value::<G>(board);
         }
         if depth == 1 {
             // The leaves' parent: no table, no ordering.
@@ -159,11 +187,11 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
                 let index = rest.trailing_zeros() as u8;
                 rest &= rest - 1;
                 let child = board.play(index, G::flips(board.player, board.opponent, index));
-                self.nodes += 1;
+                s.nodes += 1;
                 let value = if child.moves::<G>() == 0 && child.opponent_moves::<G>() == 0 {
                     -child.final_score() * EXACT_SCALE
                 } else {
-                    -self.evaluate(&child)
+                    -static_value::<G>(&child)
                 };
                 if value > best {
                     best = value;
@@ -177,7 +205,7 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
 
         let key = board.hash();
         let mut hash_move = NO_MOVE;
-        if let Some(entry) = self.table.probe(key) {
+        if let Some(entry) = s.table.probe(key) {
             hash_move = entry.best;
             if u32::from(entry.depth) >= depth {
                 let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
@@ -194,10 +222,10 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
                 beta = beta.min(upper);
             }
         }
-        if let Some(cut) = self.probcut(board, depth, alpha, beta) {
+        if let Some(cut) = probcut(s, board, depth, alpha, beta) {
             return cut;
         }
-        if self.aborted {
+        if s.aborted {
             return 0;
         }
         let (alpha_in, beta_in) = (alpha, beta);
@@ -211,7 +239,7 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
             let priority = if index == hash_move {
                 i32::MAX
             } else if depth >= 3 {
-                -self.evaluate(&child)
+                -static_value::<G>(&child)
             } else {
                 // Near the leaves the static evaluation costs more than it
                 // saves: fewest replies first.
@@ -226,16 +254,16 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
         for (k, candidate) in list.items.iter().enumerate() {
             let child = candidate.child;
             let value = if k == 0 {
-                -self.pvs(&child, depth - 1, -beta, -alpha)
+                -pvs(s, &child, depth - 1, -beta, -alpha)
             } else {
-                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha);
+                let probe = -pvs(s, &child, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta {
-                    -self.pvs(&child, depth - 1, -beta, -probe)
+                    -pvs(s, &child, depth - 1, -beta, -probe)
                 } else {
                     probe
                 }
             };
-            if self.aborted {
+            if s.aborted {
                 return 0;
             }
             if value > best {
@@ -249,8 +277,16 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
                 }
             }
         }
-        self.table
+        s.table
             .store(key, depth as u8, alpha_in, beta_in, best, best_move);
         best
     }
+
+    /// The static evaluation, compiled with this copy's instruction set.
+    #[inherit_target]
+    fn static_value<G: SearchGeometry>(board: &Board) -> i32 {
+        evaluate::<G>(board)
+    }
+
+    pvs(search, board, depth, alpha, beta)
 }

@@ -509,12 +509,15 @@ impl Searcher {
                 cancel: Some(Arc::clone(&stop)),
             };
             return std::thread::scope(|scope| {
+                // A thread the system cannot give only means less help.
                 let helpers: Vec<_> = (1..self.threads)
-                    .map(|helper| {
+                    .filter_map(|helper| {
                         let (reached, helper_budget) = (&reached, &helper_budget);
-                        scope.spawn(move || {
-                            self.help::<G>(plan, helper_budget, reached, helper as u32 % 2)
-                        })
+                        parallel_solve::helper_thread()
+                            .spawn_scoped(scope, move || {
+                                self.help::<G>(plan, helper_budget, reached, helper as u32 % 2)
+                            })
+                            .ok()
                     })
                     .collect();
                 let result = self.deepen::<G>(plan, moves, thought, &reached);

@@ -69,14 +69,18 @@ pub fn solve<G: SearchGeometry>(
     let mut nodes = helper_nodes;
     let mut aborted = false;
     std::thread::scope(|scope| {
+        // A thread the system cannot give is simply not there: the
+        // others take its share.
         let running: Vec<_> = (1..threads)
-            .map(|_| {
+            .filter_map(|_| {
                 let (best, next) = (&best, &next);
-                scope.spawn(move || {
-                    let mut solver = Solver::<G>::new(table, budget);
-                    share_out(&mut solver, brothers, next, best);
-                    (solver.nodes, solver.aborted)
-                })
+                helper_thread()
+                    .spawn_scoped(scope, move || {
+                        let mut solver = Solver::<G>::new(table, budget);
+                        share_out(&mut solver, brothers, next, best);
+                        (solver.nodes, solver.aborted)
+                    })
+                    .ok()
             })
             .collect();
         share_out(&mut main, brothers, &next, &best);
@@ -135,18 +139,20 @@ fn solve_first<G: SearchGeometry>(
     let (table, replies) = (main.table, &list.items[..]);
     std::thread::scope(|scope| {
         let running: Vec<_> = (1..threads)
-            .map(|_| {
+            .filter_map(|_| {
                 let (next, helper_budget) = (&next, &helper_budget);
-                scope.spawn(move || {
-                    let mut solver = Solver::<G>::new(table, helper_budget);
-                    while let Some(reply) = replies.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        solver.search(&reply.child, -SCORE_MAX, SCORE_MAX);
-                        if solver.aborted {
-                            break;
+                helper_thread()
+                    .spawn_scoped(scope, move || {
+                        let mut solver = Solver::<G>::new(table, helper_budget);
+                        while let Some(reply) = replies.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            solver.search(&reply.child, -SCORE_MAX, SCORE_MAX);
+                            if solver.aborted {
+                                break;
+                            }
                         }
-                    }
-                    solver.nodes
-                })
+                        solver.nodes
+                    })
+                    .ok()
             })
             .collect();
         let value = -main.search(child, -SCORE_MAX, SCORE_MAX);
@@ -155,6 +161,11 @@ fn solve_first<G: SearchGeometry>(
         let nodes = running.into_iter().map(|h| h.join().unwrap_or(0)).sum();
         (value, nodes)
     })
+}
+
+/// A builder for a helper thread, named for debuggers and panics.
+pub(crate) fn helper_thread() -> std::thread::Builder {
+    std::thread::Builder::new().name("reversi-search".into())
 }
 
 /// Takes root moves from `next` until none is left, raising `best` when a

@@ -306,7 +306,7 @@ pub struct Features {
 }
 
 /// The full-table entries of the 46 readings of a board (`player` to move).
-#[inline]
+#[inline(always)]
 pub fn indices(player: u64, opponent: u64) -> [u32; INSTANCES] {
     // The eight orientations: s[k] = the board seen with a symmetry applied.
     let orient = |x: u64| {
@@ -351,7 +351,7 @@ pub fn indices(player: u64, opponent: u64) -> [u32; INSTANCES] {
 }
 
 /// The features of `board` (side to move's view) on the plane.
-#[inline]
+#[inline(always)]
 pub fn features<G: SearchGeometry>(board: &Board) -> Features {
     let (p, o, e) = (board.player, board.opponent, board.empty);
     let mobility =
@@ -630,7 +630,7 @@ impl PatternWeights {
 
     /// The value of `features`, in hundredths of a disc, strictly inside
     /// ±6400.
-    #[inline]
+    #[inline(always)]
     pub fn value(&self, features: &Features) -> i32 {
         let table = &self.tables[features.phase * FULL_SIZE..(features.phase + 1) * FULL_SIZE];
         let mut value: i32 = self.scalars[features.phase]
@@ -645,7 +645,7 @@ impl PatternWeights {
     }
 
     /// The evaluation of `board` for the side to move.
-    #[inline]
+    #[inline(always)]
     pub fn evaluate<G: SearchGeometry>(&self, board: &Board) -> i32 {
         self.value(&features::<G>(board))
     }
