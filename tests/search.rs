@@ -102,6 +102,15 @@ fn random_position(rules: &Rules, seed: u64, empties: u32) -> Option<Position> {
     position.to_move().map(|_| position)
 }
 
+/// The solver's exact score of `position` for the side to move.
+fn exact_score(position: &Position) -> i32 {
+    let board = Board::from_position(position).unwrap();
+    Searcher::new(14)
+        .solve(&board, position.options().topology, &Budget::nodes(0))
+        .unwrap()
+        .score
+}
+
 fn check_against_minimax(flags: &str, seed: u64, empties: u32) {
     let rules = rules_from_flags(flags);
     let Some(position) = random_position(&rules, seed, empties) else {
@@ -236,11 +245,7 @@ proptest! {
         };
         // A single legal move is played without a search.
         prop_assume!(position.legal_moves().count() > 1);
-        let board = Board::from_position(&position).unwrap();
-        let exact = Searcher::new(14)
-            .solve(&board, position.options().topology, &Budget::nodes(0))
-            .unwrap()
-            .score;
+        let exact = exact_score(&position);
         let thought = Searcher::new(14)
             .think(&position, &Limits::midgame_only(60, probcut::SELECTIVITY), None)
             .unwrap();
@@ -261,11 +266,7 @@ proptest! {
             return Ok(());
         };
         prop_assume!(position.legal_moves().count() > 1);
-        let board = Board::from_position(&position).unwrap();
-        let exact = Searcher::new(14)
-            .solve(&board, position.options().topology, &Budget::nodes(0))
-            .unwrap()
-            .score;
+        let exact = exact_score(&position);
         // Once by deepening to the end, once by the exact solve after ten
         // plies (Limits::analysis solves from 24 empties), both on two
         // threads; the move must be one that scores the exact value.
@@ -278,17 +279,8 @@ proptest! {
             let mover = position.to_move().unwrap();
             let value = match child.to_move() {
                 None => final_score(&child, mover),
-                Some(next) => {
-                    let solved = Searcher::new(14)
-                        .solve(
-                            &Board::from_position(&child).unwrap(),
-                            child.options().topology,
-                            &Budget::nodes(0),
-                        )
-                        .unwrap()
-                        .score;
-                    if next == mover { solved } else { -solved }
-                }
+                Some(next) if next == mover => exact_score(&child),
+                Some(_) => -exact_score(&child),
             };
             prop_assert_eq!(value, exact, "seed {}: {} is not a best move", seed, thought.best);
         }
