@@ -146,29 +146,15 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
     pub fn search(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
         exact_value(self, board, alpha, beta)
     }
-
-    /// Fills `list` with the children of `board` (whose legal moves are
-    /// `moves`), best first:
-    /// the table's move, then by a shallow search or by the ordering
-    /// heuristics.
-    // Filled in place: returning the list copied it (`memcpy`) at every node.
-    // (For the parallel solver, which the web build has not.)
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn order_moves(
-        &mut self,
-        list: &mut MoveList,
-        board: &Board,
-        moves: u64,
-        empties: u32,
-        hash_move: u8,
-    ) {
-        fill_ordered(self, list, board, moves, empties, hash_move);
-    }
 }
 
-/// [`Solver::order_moves`], inlined into the solver's own copies.
+/// Fills `list` with the children of `board` (whose legal moves are
+/// `moves`), best first: the table's move, then by a shallow search or by
+/// the ordering heuristics. Inlined into each of the solver's copies (see
+/// [`exact_value`]).
+// Filled in place: returning the list copied it (`memcpy`) at every node.
 #[inline(always)]
-fn fill_ordered<G: SearchGeometry>(
+pub(crate) fn order_moves<G: SearchGeometry>(
     s: &mut Solver<'_, G>,
     list: &mut MoveList,
     board: &Board,
@@ -277,7 +263,7 @@ fn exact_value<G: SearchGeometry>(
         }
         let (alpha_in, beta_in) = (alpha, beta);
         let mut list = MoveList::default();
-        fill_ordered(s, &mut list, board, moves, empties, hash_move);
+        order_moves(s, &mut list, board, moves, empties, hash_move);
 
         // Enhanced transposition cut-off: a child already known to refute.
         if empties >= DEEP {

@@ -550,10 +550,7 @@ impl Searcher {
         loop {
             depth = depth.max(reached.load(Ordering::Relaxed) + ahead);
             if depth > plan.max_depth {
-                // Nothing deeper to prepare; wait to be stopped.
-                while !budget.exhausted(0) {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
+                // Nothing deeper to prepare.
                 return search.nodes;
             }
             search.pvs(plan.board, depth, -INFINITY, INFINITY);

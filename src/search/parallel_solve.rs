@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::board::Board;
-use super::endgame::{Candidate, MoveList, SCORE_MAX, Solver};
+use super::endgame::{Candidate, MoveList, SCORE_MAX, Solver, order_moves};
 use super::transposition::{NO_MOVE, Table};
 use super::{Budget, SearchGeometry};
 
@@ -57,7 +57,7 @@ pub fn solve<G: SearchGeometry>(
         .probe(board.hash())
         .map_or(NO_MOVE, |entry| entry.best);
     let mut list = MoveList::default();
-    main.order_moves(&mut list, board, moves, empties, hash_move);
+    order_moves(&mut main, &mut list, board, moves, empties, hash_move);
     let first = list.items[0];
     let (value, helper_nodes) = solve_first(&mut main, &first.child, threads);
     if main.aborted {
@@ -128,7 +128,7 @@ fn solve_first<G: SearchGeometry>(
     }
     let mut list = MoveList::default();
     let hash_move = main.table.probe(child.hash()).map_or(NO_MOVE, |e| e.best);
-    main.order_moves(&mut list, child, replies, child.empties(), hash_move);
+    order_moves(main, &mut list, child, replies, child.empties(), hash_move);
     let stop = Arc::new(AtomicBool::new(false));
     let helper_budget = Budget {
         max_nodes: main.budget.max_nodes,
