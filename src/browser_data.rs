@@ -1,7 +1,10 @@
 //! What the browser client keeps in the page's storage, as the native
 //! program keeps it in its data directory: the player's key, each game's
-//! log (the very bytes of a log file, one line per record) and the room
-//! it is played in.
+//! log (the very bytes of a log file, one line per record), the room it
+//! is played in, and the register of what the key signed in each game
+//! (see [`crate::net::signing_register`]): under
+//! `reversi.signed.FINGERPRINT.GAME`, the line `SEQ HASH ROOM RECORD`
+//! (hex), written before a signed record is kept in the log or sent.
 //!
 //! A log is stored whole under one key and rewritten with each record,
 //! so what is stored is always a complete log; a write the browser
@@ -10,12 +13,15 @@
 use crate::match_log::Record;
 use crate::match_log::identity::Identity;
 use crate::match_log::log_file::{LoadedLog, parse_log, record_line};
+use crate::match_log::record::{Digest, hex};
 use crate::net::game_store::{GameStore, StoreError};
+use crate::net::signing_register::{RegisterError, Signed, SigningRegister, check, game_of};
 use crate::platform::web::{store, stored, stored_keys};
 
 const IDENTITY_KEY: &str = "reversi.identity";
 const LOG_PREFIX: &str = "reversi.log.";
 const ROOM_PREFIX: &str = "reversi.room.";
+const SIGNED_PREFIX: &str = "reversi.signed.";
 
 /// Why the browser's data could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -144,5 +150,95 @@ impl GameStore for BrowserLog {
         if let Err(e) = store(&key, &kept[start..].join("\n")) {
             tracing::warn!("could not keep evidence ({reason}): {e}");
         }
+    }
+}
+
+/// The register of what this browser's key signed, as a session on the
+/// log of one room signs through it. The page's storage is written
+/// synchronously, and a page runs one game at a time.
+#[derive(Debug)]
+pub struct BrowserRegister {
+    prefix: String,
+    room: String,
+}
+
+impl BrowserRegister {
+    /// The register of `identity`'s games, for the log of `room`.
+    pub fn for_room(identity: &Identity, room: &str) -> BrowserRegister {
+        BrowserRegister {
+            prefix: format!(
+                "{SIGNED_PREFIX}{}.",
+                identity.public_key().fingerprint().as_compact()
+            ),
+            room: room.to_string(),
+        }
+    }
+
+    fn key(&self, game: &Digest) -> String {
+        format!("{}{}", self.prefix, hex(game))
+    }
+
+    /// The latest record registered in `game`, and the record.
+    fn latest(&self, game: &Digest) -> Result<Option<(Signed, Record)>, RegisterError> {
+        let key = self.key(game);
+        let Some(text) = stored(&key) else {
+            return Ok(None);
+        };
+        let damaged = |what: &str| RegisterError::Storage {
+            place: key.clone(),
+            reason: format!("damaged: {what}"),
+        };
+        let mut fields = text.split(' ');
+        let (Some(seq), Some(_hash), Some(room), Some(record), None) = (
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+        ) else {
+            return Err(damaged("expected four fields"));
+        };
+        let seq: u32 = seq.parse().map_err(|_| damaged("the place"))?;
+        let bytes = data_encoding::HEXLOWER_PERMISSIVE
+            .decode(record.trim().as_bytes())
+            .map_err(|_| damaged("the record"))?;
+        let record = Record::decode(&bytes).map_err(|_| damaged("the record"))?;
+        if record.content().seq != seq || game_of(&record) != *game {
+            return Err(damaged("the record is not at its place"));
+        }
+        let signed = Signed {
+            seq,
+            hash: record.hash(),
+            log: format!("this browser's game in room {room}"),
+        };
+        Ok(Some((signed, record)))
+    }
+
+    /// A record of ours registered for this room as the next after
+    /// `records` but missing from its log (the page closed in between):
+    /// to be put back rather than signed again.
+    pub fn lost_record(&self, records: &[Record]) -> Option<Record> {
+        let game = game_of(records.first()?);
+        let (signed, record) = self.latest(&game).ok()??;
+        let follows = signed.seq as usize == records.len()
+            && records.last().map(Record::hash) == Some(record.content().prev);
+        let here = signed.log.ends_with(&format!(" {}", self.room));
+        (follows && here).then_some(record)
+    }
+}
+
+impl SigningRegister for BrowserRegister {
+    fn claim(&self, chain: &[Record], record: &Record) -> Result<(), RegisterError> {
+        let game = game_of(record);
+        check(self.latest(&game)?.as_ref().map(|(s, _)| s), chain, record)?;
+        let line = format!(
+            "{} {} {} {}",
+            record.content().seq,
+            hex(&record.hash()),
+            self.room,
+            hex(&record.to_bytes())
+        );
+        let key = self.key(&game);
+        store(&key, &line).map_err(|reason| RegisterError::Storage { place: key, reason })
     }
 }

@@ -251,7 +251,8 @@ fn run(
         .map_err(|e| e.to_string())?;
     runtime.block_on(async move {
         let identity = settings.data_dir.identity().map_err(|e| e.to_string())?;
-        let games = settings.data_dir.path().join("games");
+        let register = settings.data_dir.register(&identity.public_key());
+        let games = settings.data_dir.games_dir();
         std::fs::create_dir_all(&games).map_err(|e| format!("{}: {e}", games.display()))?;
         let mut embedded = None;
         // A resumed game keeps the room file it has (which also says where
@@ -311,8 +312,17 @@ fn run(
             }
             NetStart::Resume(log) => {
                 let loaded = read_log(&log).map_err(|e| e.to_string())?;
-                let session = game_setup::resume(identity, loaded.records.clone(), false)
-                    .map_err(|e| e.to_string())?;
+                let mut writer =
+                    LogWriter::open_append(&log, &loaded).map_err(|e| e.to_string())?;
+                let mut records = loaded.records.clone();
+                // A record of ours registered but not logged (the program
+                // stopped in between) is put back, not signed again.
+                if let Some(lost) = register.lost_record(&log, &records) {
+                    writer.append(&lost).map_err(|e| e.to_string())?;
+                    records.push(lost);
+                }
+                let session =
+                    game_setup::resume(identity, records, false).map_err(|e| e.to_string())?;
                 let room = RoomFile::read(&log);
                 let url = room
                     .room_url()
@@ -320,11 +330,12 @@ fn run(
                     .to_string();
                 // The host's own server comes back where it was, as `reversi resume` does.
                 embedded = crate::net::embedded_server::restart_embedded(room.embedded()).await?;
-                let writer = LogWriter::open_append(&log, &loaded).map_err(|e| e.to_string())?;
                 set(&shared, &*wake, |s| s.status = "reconnecting".into());
                 (session, writer, url, log, None)
             }
         };
+        let mut session = session;
+        session.set_register(register.for_log(&log));
         if !resuming {
             RoomFile::new(url.clone(), embedded.as_ref().map(|s| s.addr))
                 .write(&log)
@@ -524,7 +535,7 @@ async fn run_web(
     shared: Arc<Mutex<NetSnapshot>>,
     wake: Arc<dyn Fn() + Send + Sync>,
 ) -> Result<Outcome, String> {
-    use crate::browser_data::{self, BrowserLog};
+    use crate::browser_data::{self, BrowserLog, BrowserRegister};
     let identity = browser_data::identity().map_err(|e| e.to_string())?;
     let configured = || configured_server(&settings);
     let page = || {
@@ -541,13 +552,23 @@ async fn run_web(
         if loaded.records.is_empty() {
             return Ok(None);
         }
-        // A record this page signed may not have reached its storage:
-        // sign nothing until the opponent has said where the game stands.
-        let session = game_setup::resume(identity.clone(), loaded.records.clone(), true)
-            .map_err(|e| e.to_string())?;
+        let mut store = BrowserLog::open(room, &loaded);
+        let mut records = loaded.records.clone();
+        // A record this page registered and signed but did not keep in
+        // the log (the page closed in between) is put back.
+        let register = BrowserRegister::for_room(&identity, room);
+        if let Some(lost) = register.lost_record(&records) {
+            use crate::net::game_store::GameStore as _;
+            store.append(&lost).map_err(|e| e.to_string())?;
+            records.push(lost);
+        }
+        // And whatever else: sign nothing until the opponent has said
+        // where the game stands.
+        let session =
+            game_setup::resume(identity.clone(), records, true).map_err(|e| e.to_string())?;
         let url = browser_data::room_url(room)
             .ok_or_else(|| format!("no room is recorded for the stored game {room}"))?;
-        Ok(Some((session, BrowserLog::open(room, &loaded), url)))
+        Ok(Some((session, store, url)))
     };
     let browser_error = |e: crate::net::game_store::StoreError| e.to_string();
     let (session, store, url, room, first_peer_timeout) = match start {
@@ -561,7 +582,7 @@ async fn run_web(
                 deadline_secs,
             };
             let hosted = game_setup::host(
-                identity,
+                identity.clone(),
                 &settings.name,
                 terms,
                 &server,
@@ -588,7 +609,8 @@ async fn run_web(
                         game_setup::join_server(&code, configured()?, page().ok(), NO_SERVER)
                             .map_err(|e| e.to_string())?;
                     set(&shared, &*wake, |s| s.status = "connecting".into());
-                    let (session, url) = game_setup::join(identity, &settings.name, &code, &server);
+                    let (session, url) =
+                        game_setup::join(identity.clone(), &settings.name, &code, &server);
                     let store = BrowserLog::create(&room).map_err(browser_error)?;
                     (session, store, url, room, Some(game_setup::JOIN_WAIT))
                 }
@@ -606,6 +628,8 @@ async fn run_web(
         }
     };
     browser_data::remember_room(&room, &url).map_err(browser_error)?;
+    let mut session = session;
+    session.set_register(Arc::new(BrowserRegister::for_room(&identity, &room)));
     let game = Prepared {
         session,
         store: Box::new(store),

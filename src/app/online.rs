@@ -241,17 +241,22 @@ impl ReversiApp {
         let Ok(data_dir) = DataDir::resolve(self.data_dir.as_deref()) else {
             return;
         };
-        let games_dir = data_dir.path().join("games");
-        if !games_dir.is_dir() {
+        let games_dir = data_dir.games_dir();
+        let register_dir = data_dir
+            .path()
+            .join(crate::data_dir::register::REGISTER_DIR);
+        if !games_dir.is_dir() && !register_dir.is_dir() {
             return;
         }
         let Ok(identity) = data_dir.identity() else {
             return;
         };
+        let register = data_dir.register(&identity.public_key());
         let server = crate::net::server_url::ServerUrl::parse(self.settings.server_url.trim()).ok();
         let ctx = ctx.clone();
         self.your_games = Some(your_games::YourGames::start(
             games_dir,
+            register,
             identity,
             server,
             move || ctx.request_repaint(),

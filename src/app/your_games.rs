@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
+use crate::data_dir::register::GameRegister;
 use crate::match_log::Identity;
 use crate::net::correspondence::{GameSummary, Listing, refresh_all};
 use crate::net::server_url::ServerUrl;
@@ -23,10 +24,12 @@ pub struct YourGames {
 }
 
 impl YourGames {
-    /// Starts the thread: the logs in `games_dir`, this identity, and the
-    /// signaling server from the settings (besides those the logs name).
+    /// Starts the thread: the logs in `games_dir` and wherever `register`
+    /// says a game lives, this identity, and the signaling server from the
+    /// settings (besides those the logs name).
     pub fn start(
         games_dir: PathBuf,
+        register: GameRegister,
         identity: Identity,
         server: Option<ServerUrl>,
         repaint: impl Fn() + Send + 'static,
@@ -46,6 +49,7 @@ impl YourGames {
                     &identity,
                     server.as_ref(),
                     crate::platform::now_ms(),
+                    &register,
                 ));
                 if updates_tx.send(listing).is_err() {
                     return;
@@ -157,6 +161,7 @@ mod tests {
             deadline_passed: false,
             status: String::new(),
             records: 5,
+            copies: Vec::new(),
         }
     }
 

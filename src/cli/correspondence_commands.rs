@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::CliError;
-use super::network_commands::{default_log, games_dir, parse_server, runtime};
+use super::network_commands::{default_log, parse_server, runtime};
 use crate::data_dir::DataDir;
 use crate::engine::{Color, Square};
 use crate::match_log::log_file::{LogWriter, write_log};
@@ -47,6 +47,33 @@ pub struct MoveArgs {
     server: Option<String>,
 }
 
+/// Arguments of `reversi keep`.
+#[derive(Debug, Clone, Args)]
+pub struct KeepArgs {
+    /// The log to keep as the game's only one.
+    log: PathBuf,
+}
+
+/// `reversi keep LOG`: settles a game found in several logs on `LOG`.
+pub fn keep(args: &KeepArgs, data_dir: &DataDir) -> Result<String, CliError> {
+    let identity = data_dir.identity()?;
+    let kept = data_dir
+        .register(&identity.public_key())
+        .keep(&args.log, &identity.public_key())?;
+    let mut out = format!(
+        "kept {} as the game's log; you can sign in it again\n",
+        kept.log.display()
+    );
+    for (from, to) in &kept.set_aside {
+        out.push_str(&format!(
+            "set aside {} as {}\n",
+            from.display(),
+            to.display()
+        ));
+    }
+    Ok(out)
+}
+
 /// How far `REVERSI_CLOCK_OFFSET` (a duration such as `8d`, or `-1h`)
 /// moves the clock for deadlines, in milliseconds: so the deadline rules
 /// can be tried and tested without waiting a week.
@@ -76,14 +103,17 @@ fn mailbox_error(e: impl std::fmt::Display) -> CliError {
     CliError::Network(e.to_string())
 }
 
-/// Opens a log for correspondence: its session and the mailbox's server
-/// (`--server`, else the one its room file names).
+/// Opens a log for correspondence, signing through the data directory's
+/// register: its session and the mailbox's server (`--server`, else the
+/// one its room file names).
 fn open_game(
+    data_dir: &DataDir,
     path: &Path,
     identity: Identity,
     server_flag: Option<&str>,
 ) -> Result<(OpenGame, Option<ServerUrl>), CliError> {
-    let (game, named) = OpenGame::open(path, identity).map_err(mailbox_error)?;
+    let register = data_dir.register(&identity.public_key());
+    let (game, named) = OpenGame::open(path, identity, &register).map_err(mailbox_error)?;
     let server = match server_flag {
         Some(url) => Some(parse_server(url)?),
         None => named,
@@ -121,13 +151,15 @@ pub fn host_detached(
         None => default_log(data_dir, code.room())?,
     };
     let now = clock_ms()?;
+    let register = data_dir.register_for(&identity, &log);
     let (session, outputs) = Session::host_open(
         identity,
         name.to_string(),
         terms,
         code.room().as_bytes(),
         now,
-    );
+        register,
+    )?;
     let mut writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
     write_room_file(RoomFile::new(server.room_url(code.room()), None), &log)?;
     let mut visit = Visit::default();
@@ -137,6 +169,7 @@ pub fn host_detached(
         session,
         writer,
         room: Some(code.room().to_string()),
+        lock: None,
     };
     let mailbox = Mailbox::new(server.clone());
     runtime()?
@@ -172,19 +205,23 @@ pub fn join_detached(
 ) -> Result<String, CliError> {
     let identity = data_dir.identity()?;
     let me = identity.public_key();
+    let register = data_dir.register(&me);
     let log = match log {
         Some(path) => path.to_path_buf(),
         None => default_log(data_dir, code.room())?,
     };
     let mailbox = Mailbox::new(server.clone());
     let runtime = runtime()?;
-    if log.exists() {
-        // Joined before: a visit brings it up to date.
-        let (mut game, _) = open_game(&log, identity, None)?;
+    // Joined before: a visit brings its log up to date.
+    let visit_log = |log: &Path| -> Result<String, CliError> {
+        let (mut game, _) = open_game(data_dir, log, identity.clone(), None)?;
         let visit = runtime
             .block_on(game.visit(&mailbox, clock_ms()?))
             .map_err(mailbox_error)?;
-        return Ok(format!("{}\n", summary_line(&game.session, &visit, &log)));
+        Ok(format!("{}\n", summary_line(&game.session, &visit, log)))
+    };
+    if log.exists() {
+        return visit_log(&log);
     }
     let listed = runtime
         .block_on(mailbox.room(code.room()))
@@ -200,6 +237,14 @@ pub fn join_detached(
         let Some(genesis) = records.first().cloned() else {
             continue;
         };
+        // The game has a home already (joined before from another log):
+        // go on there, never in a second copy.
+        let home = register.home(&game.game_id)?;
+        if let Some(home) = home.as_ref().filter(|h| h.exists()) {
+            eprintln!("you joined this game before; its log is {}", home.display());
+            return visit_log(home);
+        }
+        let log = home.unwrap_or_else(|| log.clone());
         if records.len() > 1 {
             // Accepted already: by us (our log was lost), or by someone else.
             let Ok(verified) = verify_log(&records) else {
@@ -215,6 +260,7 @@ pub fn join_detached(
             }
             write_log(&log, &records).map_err(CliError::LogFile)?;
             write_room_file(RoomFile::new(server.room_url(code.room()), None), &log)?;
+            register.settle_home(&game.game_id, &log)?;
             return Ok(format!(
                 "your log of this game was restored from the mailbox: {}\n",
                 log.display()
@@ -226,6 +272,7 @@ pub fn join_detached(
             code.host_fingerprint_prefix().to_string(),
             code.room().as_bytes().to_vec(),
         );
+        session.set_register(register.for_log(&log));
         let Ok(outputs) = session.relayed(genesis, now) else {
             // Not the host the code names: someone else's game in this room.
             continue;
@@ -242,6 +289,7 @@ pub fn join_detached(
             session,
             writer,
             room: None,
+            lock: None,
         };
         runtime
             .block_on(open.deliver(&mailbox, 1))
@@ -276,11 +324,13 @@ pub fn games(args: &GamesArgs, data_dir: &DataDir) -> Result<String, CliError> {
     let identity = data_dir.identity()?;
     let server = args.server.as_deref().map(parse_server).transpose()?;
     let now = clock_ms()?;
+    let register = data_dir.register(&identity.public_key());
     let listing = runtime()?.block_on(refresh_all(
-        &games_dir(data_dir),
+        &data_dir.games_dir(),
         &identity,
         server.as_ref(),
         now,
+        &register,
     ));
     for note in &listing.notes {
         eprintln!("{note}");
@@ -341,7 +391,7 @@ fn summary_line(session: &Session, visit: &Visit, log: &Path) -> String {
 /// to the mailbox; exits 0 once the mailbox has stored it.
 pub fn make_move(args: &MoveArgs, data_dir: &DataDir) -> Result<String, CliError> {
     let identity = data_dir.identity()?;
-    let (mut game, server) = open_game(&args.log, identity, args.server.as_deref())?;
+    let (mut game, server) = open_game(data_dir, &args.log, identity, args.server.as_deref())?;
     let server = server.ok_or_else(|| {
         CliError::Network(format!(
             "no server is recorded beside the log ({}); pass --server",
@@ -428,6 +478,7 @@ fn action_error(e: ActionError, session: &Session, now: u64) -> CliError {
             "the colours are not chosen yet (draw rule decided by lot); nothing signed".into()
         }
         ActionError::Refused(e) => format!("{}; nothing signed", e.violation),
+        ActionError::Register(e) => format!("{e}; nothing signed"),
     };
     CliError::Network(text)
 }

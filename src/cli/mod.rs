@@ -62,6 +62,9 @@ pub enum Command {
     Games(correspondence_commands::GamesArgs),
     /// Make a move (a square, `resign` or `claim`) in a game and deliver it to the mailbox.
     Move(correspondence_commands::MoveArgs),
+    /// Keep one log of a game found in several places (`reversi games`
+    /// lists them); the others are set aside as `LOG.superseded`.
+    Keep(correspondence_commands::KeepArgs),
     /// Speed figures: perft, midgame nodes per second, FFO 40–49 solve time.
     Bench(bench_command::BenchArgs),
     /// Play each bot level against the one below and print the table.
@@ -115,6 +118,12 @@ pub enum CliError {
     /// A networked game could not start or did not end normally.
     #[error("{0}")]
     Network(String),
+    /// The register of signed records refuses, or cannot be used.
+    #[error(transparent)]
+    Register(#[from] crate::net::signing_register::RegisterError),
+    /// A copy of a game cannot be kept.
+    #[error(transparent)]
+    Keep(#[from] crate::data_dir::register::KeepError),
     /// A positions file cannot be read or has a malformed line.
     #[error("{0}")]
     Positions(String),
@@ -145,6 +154,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<String, CliError> {
         Command::Rematch(args) => network_commands::rematch(args, &data_dir()?),
         Command::Games(args) => correspondence_commands::games(args, &data_dir()?),
         Command::Move(args) => correspondence_commands::make_move(args, &data_dir()?),
+        Command::Keep(args) => correspondence_commands::keep(args, &data_dir()?),
         Command::Board(args) => board_command::run(args),
         Command::Perft(args) => perft_command::run(args),
         Command::Play(args) => play_command::run(args),

@@ -187,14 +187,9 @@ pub(super) fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
     ServerUrl::parse(text).map_err(|e| CliError::Network(e.to_string()))
 }
 
-/// Where the logs of the data directory live.
-pub(super) fn games_dir(data_dir: &DataDir) -> PathBuf {
-    data_dir.path().join("games")
-}
-
 /// `DATA_DIR/games/ROOM.log` (the folder is made if needed).
 pub(super) fn default_log(data_dir: &DataDir, room: &str) -> Result<PathBuf, CliError> {
-    let dir = games_dir(data_dir);
+    let dir = data_dir.games_dir();
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::Network(format!("{}: {e}", dir.display())))?;
     Ok(dir.join(format!("{room}.log")))
@@ -245,9 +240,10 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
             proposal,
             deadline_secs: args.deadline,
         };
+        let register = data_dir.register(&identity.public_key());
         let hosted = game_setup::host(identity, &args.name, terms, &server_url, advertised)
             .map_err(|e| CliError::Random(e.to_string()))?;
-        let (code, session, url) = (hosted.code, hosted.session, hosted.room_url);
+        let (code, mut session, url) = (hosted.code, hosted.session, hosted.room_url);
         let mut stdout = std::io::stdout();
         let _ = writeln!(stdout, "{code}");
         let _ = stdout.flush();
@@ -256,6 +252,7 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
             None => default_log(data_dir, code.room())?,
         };
         write_room_file(&log, &url, embedded.as_ref().map(|s| s.addr))?;
+        session.set_register(register.for_log(&log));
         eprintln!("room code {code} — waiting for the opponent (your key {fingerprint})");
         let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
         let config = args.play.driver_config(url, log, None);
@@ -309,7 +306,9 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         Some(path) => path.clone(),
         None => default_log(data_dir, code.room())?,
     };
-    let (session, url) = game_setup::join(identity, &args.name, &code, &server_url);
+    let register = data_dir.register_for(&identity, &log);
+    let (mut session, url) = game_setup::join(identity, &args.name, &code, &server_url);
+    session.set_register(register);
     write_room_file(&log, &url, None)?;
     let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, log, Some(args.wait));
@@ -325,13 +324,10 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
 /// opponent of a finished game (or, with `--wait`, answers theirs), in a
 /// room both derive from the old one, and plays it.
 pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliError> {
-    let setup = crate::net::rematch::set_up(
-        &args.log,
-        data_dir.identity()?,
-        args.new_log.clone(),
-        !args.wait,
-    )
-    .map_err(|e| CliError::Network(e.to_string()))?;
+    let identity = data_dir.identity()?;
+    let register = data_dir.register(&identity.public_key());
+    let setup = crate::net::rematch::set_up(&args.log, identity, args.new_log.clone(), !args.wait)
+        .map_err(|e| CliError::Network(e.to_string()))?;
     eprintln!(
         "{} a rematch with {}",
         if args.wait {
@@ -341,8 +337,9 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
         },
         setup.opponent
     );
-    let (session, writer, log, embedded_addr) =
+    let (mut session, writer, log, embedded_addr) =
         (setup.session, setup.writer, setup.log, setup.embedded);
+    session.set_register(register.for_log(&log));
     let config = args.play.driver_config(setup.room_url, log.clone(), None);
     let answer = match (args.accept, args.decline) {
         (true, _) => Some(true),
@@ -384,8 +381,20 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
 pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError> {
     let loaded = read_log(&args.log).map_err(CliError::LogFile)?;
     let identity = data_dir.identity()?;
-    let session = game_setup::resume(identity, loaded.records.clone(), false)
+    let register = data_dir.register(&identity.public_key());
+    let mut writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
+    let mut records = loaded.records.clone();
+    if let Some(lost) = register.lost_record(&args.log, &records) {
+        writer.append(&lost).map_err(CliError::LogFile)?;
+        eprintln!(
+            "record {} was signed and registered, but the program stopped before logging it: put back",
+            lost.content().seq
+        );
+        records.push(lost);
+    }
+    let mut session = game_setup::resume(identity, records, false)
         .map_err(|e| CliError::Network(e.to_string()))?;
+    session.set_register(register.for_log(&args.log));
     // A finished game is resumed too: to deliver the last records to an
     // opponent who may not have them (the driver leaves once they are
     // confirmed, or after a minute).
@@ -410,7 +419,6 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
         }
     };
     let embedded_addr = room.embedded();
-    let writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
     let config = args.play.driver_config(url, args.log.clone(), None);
     runtime()?.block_on(async {
         let embedded = restart_embedded(embedded_addr)

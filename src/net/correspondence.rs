@@ -18,6 +18,7 @@ use super::mailbox::{Mailbox, MailboxError, Posted};
 use super::room_file::RoomFile;
 use super::server_url::ServerUrl;
 use super::session::{ColorQuestion, Event, Output, ResumeError, Session};
+use super::signing_register::{RegisterError, SharedRegister, game_of};
 use crate::engine::Color;
 use crate::match_log::log_file::{LogFileError, LogWriter, read_log, write_log};
 use crate::match_log::record::{Digest, hex};
@@ -34,6 +35,26 @@ pub fn room_of(records: &[Record]) -> Option<String> {
     })
 }
 
+/// Where this identity's games live, and the register each log signs
+/// through (natively the data directory's, see
+/// `crate::data_dir::register`).
+pub trait GameHomes: Send + Sync {
+    /// Every game with a known home, and that home.
+    fn homes(&self) -> Vec<(Digest, PathBuf)>;
+    /// The home of `game`, when known.
+    fn home(&self, game: &Digest) -> Result<Option<PathBuf>, RegisterError>;
+    /// Names `log` the home of `game` unless it has one; returns the home.
+    fn settle_home(&self, game: &Digest, log: &Path) -> Result<PathBuf, RegisterError>;
+    /// Marks `game` as found in several copies: nothing is signed in it
+    /// until the player keeps one.
+    fn mark_copies(&self, game: &Digest, copies: &[PathBuf]) -> Result<(), RegisterError>;
+    /// The register a session on the log at `log` signs through.
+    fn for_log(&self, log: &Path) -> SharedRegister;
+    /// A record of this side registered for `log` as the next after
+    /// `records` but missing from it (the program stopped in between).
+    fn lost_record(&self, log: &Path, records: &[Record]) -> Option<Record>;
+}
+
 /// Why a visit to the mailbox failed.
 #[derive(Debug, thiserror::Error)]
 pub enum CorrespondenceError {
@@ -43,6 +64,14 @@ pub enum CorrespondenceError {
     /// The log file could not be read or written.
     #[error(transparent)]
     Log(#[from] LogFileError),
+    /// Another program holds the log all the while.
+    #[error("{path} is in use by another program (waited {} s); nothing signed", .waited.as_secs())]
+    Busy {
+        /// The log.
+        path: PathBuf,
+        /// How long this program waited.
+        waited: std::time::Duration,
+    },
     /// The log is not a game of this identity, or does not verify.
     #[error("{path}: {error}")]
     Resume {
@@ -71,6 +100,46 @@ pub struct Visit {
     pub events: Vec<Event>,
 }
 
+/// How long a program waits for another that holds a log (a `reversi
+/// move` in flight) before giving up.
+pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// An exclusive hold on a log file, so that two programs visiting one
+/// game (two `reversi move` at once, `games` during a `move`) take turns
+/// rather than both reading, signing and appending; released when dropped
+/// (and by the system when the program ends).
+#[derive(Debug)]
+pub struct LogLock {
+    _file: std::fs::File,
+}
+
+impl LogLock {
+    /// Waits up to `wait` for the log at `path` to be free, then holds it.
+    pub fn acquire(path: &Path, wait: std::time::Duration) -> Result<LogLock, CorrespondenceError> {
+        let io = |source| LogFileError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let start = std::time::Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(LogLock { _file: file }),
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
+                    std::thread::sleep(std::time::Duration::from_millis(25));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(CorrespondenceError::Busy {
+                        path: path.to_path_buf(),
+                        waited: wait,
+                    });
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(io(e).into()),
+            }
+        }
+    }
+}
+
 /// One game's log, open for appending, with its session.
 #[derive(Debug)]
 pub struct OpenGame {
@@ -82,29 +151,51 @@ pub struct OpenGame {
     pub writer: LogWriter,
     /// The room the genesis is filed under, when known (the host files it).
     pub room: Option<String>,
+    /// The hold on the log while it is open (none for a log this program
+    /// has just made).
+    pub lock: Option<LogLock>,
 }
 
 impl OpenGame {
-    /// Opens a log for appending; also returns the server its room file
-    /// names (whose mailbox may hold the game).
+    /// Opens a log for appending, signing through `homes`' register; also
+    /// returns the server its room file names (whose mailbox may hold the
+    /// game). A record of ours the register holds and the log lost is put
+    /// back first.
     pub fn open(
         path: &Path,
         identity: Identity,
+        homes: &dyn GameHomes,
     ) -> Result<(OpenGame, Option<ServerUrl>), CorrespondenceError> {
+        let lock = LogLock::acquire(path, LOCK_WAIT)?;
         let loaded = read_log(path)?;
-        let session = Session::resume(identity, loaded.records.clone()).map_err(|error| {
+        let mut records = loaded.records.clone();
+        let mut session = Session::resume(identity.clone(), records.clone()).map_err(|error| {
             CorrespondenceError::Resume {
                 path: path.to_path_buf(),
                 error,
             }
         })?;
-        let writer = LogWriter::open_append(path, &loaded)?;
+        let mut writer = LogWriter::open_append(path, &loaded)?;
+        if let Some(lost) = homes.lost_record(path, &records) {
+            records.push(lost.clone());
+            if let Ok(restored) = Session::resume(identity, records) {
+                writer.append(&lost)?;
+                tracing::info!(
+                    "{}: record {} was signed and registered but not yet logged; put back",
+                    path.display(),
+                    lost.content().seq
+                );
+                session = restored;
+            }
+        }
+        session.set_register(homes.for_log(path));
         let room_file = RoomFile::read(path);
         let game = OpenGame {
             path: path.to_path_buf(),
             session,
             writer,
             room: room_file.room(),
+            lock: Some(lock),
         };
         Ok((game, room_file.server()))
     }
@@ -239,6 +330,23 @@ pub struct GameSummary {
     pub status: String,
     /// Records in the log.
     pub records: usize,
+    /// When the game was found in more than one log: each copy. Nothing
+    /// is signed in any until the player keeps one (`reversi keep LOG`).
+    pub copies: Vec<GameCopy>,
+}
+
+/// One of several logs of one game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameCopy {
+    /// The log file.
+    pub log: String,
+    /// Its records.
+    pub records: usize,
+    /// Whether it verifies as a game of this identity.
+    pub valid: bool,
+    /// Whether it is the longest valid chain of the copies (the one to
+    /// keep, unless the player knows better).
+    pub longest: bool,
 }
 
 fn color_name(color: Option<Color>) -> Option<&'static str> {
@@ -248,7 +356,11 @@ fn color_name(color: Option<Color>) -> Option<&'static str> {
 impl GameSummary {
     /// What a game's log says now.
     pub fn of(game: &OpenGame, now_ms: u64) -> GameSummary {
-        let session = &game.session;
+        GameSummary::of_session(&game.path, &game.session, game.room.as_deref(), now_ms)
+    }
+
+    /// What the log at `path`, resumed as `session`, says now.
+    fn of_session(path: &Path, session: &Session, room: Option<&str>, now_ms: u64) -> GameSummary {
         let verifier = session.verifier();
         let me = session.seat();
         let opponent = verifier.and_then(|v| v.player(me.other()));
@@ -277,13 +389,12 @@ impl GameSummary {
             _ => "over".into(),
         };
         GameSummary {
-            room: game
-                .room
-                .clone()
-                .or_else(|| RoomFile::read(&game.path).room())
+            room: room
+                .map(str::to_string)
+                .or_else(|| RoomFile::read(path).room())
                 .or_else(|| room_of(session.records())),
             game_id: session.records().first().map(|r| hex(&r.hash())),
-            log: game.path.display().to_string(),
+            log: path.display().to_string(),
             opponent: opponent.map(|p| p.name.clone()),
             opponent_fingerprint: opponent.map(|p| p.key.fingerprint().to_string()),
             rules: verifier.map(|v| {
@@ -296,7 +407,7 @@ impl GameSummary {
             to_move: color_name(session.position().and_then(|p| p.to_move())),
             my_turn: session.my_turn() || session.my_question().is_some(),
             watch: {
-                let room_file = RoomFile::read(&game.path);
+                let room_file = RoomFile::read(path);
                 match (
                     room_file.embedded(),
                     room_file.server(),
@@ -324,6 +435,7 @@ impl GameSummary {
             deadline_passed: session.deadline().is_some_and(|(_, at)| at <= now_ms),
             status,
             records: session.records().len(),
+            copies: Vec::new(),
         }
     }
 }
@@ -352,20 +464,28 @@ fn logs_in(dir: &Path) -> Vec<PathBuf> {
     logs
 }
 
-/// Brings every unfinished game in `games_dir` up to date with its mailbox
-/// (or `server`'s), restores from the mailboxes any game of this identity
-/// that no local log holds, and lists the unfinished games.
-pub async fn refresh_all(
+/// Every log of this identity's games: those in `games_dir` and every
+/// home `homes` names, grouped by game (one path per file).
+fn logs_by_game(
     games_dir: &Path,
-    identity: &Identity,
-    server: Option<&ServerUrl>,
-    now_ms: u64,
-) -> Listing {
-    let me = identity.public_key();
-    let mut listing = Listing::default();
-    let mut local: BTreeMap<Digest, PathBuf> = BTreeMap::new();
-    let mut servers: Vec<ServerUrl> = server.into_iter().cloned().collect();
-    for path in logs_in(games_dir) {
+    homes: &dyn GameHomes,
+    listing: &mut Listing,
+) -> BTreeMap<Digest, Vec<(PathBuf, Vec<Record>)>> {
+    let mut paths = logs_in(games_dir);
+    paths.extend(
+        homes
+            .homes()
+            .into_iter()
+            .map(|(_, home)| home)
+            .filter(|home| home.exists()),
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    let mut games: BTreeMap<Digest, Vec<(PathBuf, Vec<Record>)>> = BTreeMap::new();
+    for path in paths {
+        let same_file = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if !seen.insert(same_file) {
+            continue;
+        }
         let Ok(loaded) = read_log(&path) else {
             listing
                 .notes
@@ -375,20 +495,141 @@ pub async fn refresh_all(
         let Some(first) = loaded.records.first() else {
             continue;
         };
-        local.insert(first.hash(), path.clone());
+        games
+            .entry(game_of(first))
+            .or_default()
+            .push((path, loaded.records));
+    }
+    games
+}
+
+/// Lists a game found in several logs: every copy, the longest valid
+/// chain marked, nothing signed in any (the register is told too).
+fn list_copies(
+    copies: &[(PathBuf, Vec<Record>)],
+    identity: &Identity,
+    homes: &dyn GameHomes,
+    now_ms: u64,
+    listing: &mut Listing,
+) {
+    let me = identity.public_key();
+    let valid: Vec<bool> = copies
+        .iter()
+        .map(|(_, records)| {
+            verify_log(records).is_ok_and(|v| {
+                [Seat::Host, Seat::Guest]
+                    .iter()
+                    .any(|&s| v.player(s).is_some_and(|p| p.key == me))
+            })
+        })
+        .collect();
+    let longest = (0..copies.len())
+        .filter(|&i| valid[i])
+        .max_by_key(|&i| copies[i].1.len());
+    let paths: Vec<PathBuf> = copies.iter().map(|(p, _)| p.clone()).collect();
+    if let Some(first) = copies[0].1.first() {
+        if let Err(e) = homes.mark_copies(&game_of(first), &paths) {
+            listing.notes.push(e.to_string());
+        }
+    }
+    let described: Vec<String> = copies
+        .iter()
+        .zip(&valid)
+        .map(|((path, records), valid)| {
+            format!(
+                "{} ({} records{})",
+                path.display(),
+                records.len(),
+                if *valid { "" } else { ", does not verify" }
+            )
+        })
+        .collect();
+    let advice = match longest {
+        Some(i) => format!(
+            "the longer valid chain is {}; keep one with `reversi keep LOG`",
+            copies[i].0.display()
+        ),
+        None => "no copy verifies".to_string(),
+    };
+    listing.notes.push(format!(
+        "one game in {} logs: {}; {advice}; nothing is signed in any until you keep one",
+        copies.len(),
+        described.join(", ")
+    ));
+    let Some(shown) = longest else {
+        return;
+    };
+    let (path, records) = &copies[shown];
+    let Ok(session) = Session::resume(identity.clone(), records.clone()) else {
+        return;
+    };
+    let mut summary = GameSummary::of_session(path, &session, None, now_ms);
+    summary.status = format!("{} copies: keep one with `reversi keep LOG`", copies.len());
+    summary.my_turn = false;
+    summary.legal.clear();
+    summary.copies = copies
+        .iter()
+        .enumerate()
+        .map(|(i, (path, records))| GameCopy {
+            log: path.display().to_string(),
+            records: records.len(),
+            valid: valid[i],
+            longest: Some(i) == longest,
+        })
+        .collect();
+    listing.games.push(summary);
+}
+
+/// Brings every unfinished game of this identity up to date with its
+/// mailbox (or `server`'s): those in `games_dir` and wherever else `homes`
+/// says a game lives. Restores from the mailboxes any game of this
+/// identity that no local log holds, into the home the register names
+/// (else `games_dir`), and lists the unfinished games. A game found in
+/// several logs is listed with its copies and neither visited nor signed
+/// in.
+pub async fn refresh_all(
+    games_dir: &Path,
+    identity: &Identity,
+    server: Option<&ServerUrl>,
+    now_ms: u64,
+    homes: &dyn GameHomes,
+) -> Listing {
+    let me = identity.public_key();
+    let mut listing = Listing::default();
+    let mut local: BTreeMap<Digest, PathBuf> = BTreeMap::new();
+    let mut unsettled = std::collections::BTreeSet::new();
+    let mut servers: Vec<ServerUrl> = server.into_iter().cloned().collect();
+    for (game, copies) in logs_by_game(games_dir, homes, &mut listing) {
         if server.is_none() {
-            if let Some(named) = RoomFile::read(&path).server() {
-                if !servers.contains(&named) {
-                    servers.push(named);
+            for (path, _) in &copies {
+                if let Some(named) = RoomFile::read(path).server() {
+                    if !servers.contains(&named) {
+                        servers.push(named);
+                    }
                 }
             }
         }
+        if copies.len() > 1 {
+            list_copies(&copies, identity, homes, now_ms, &mut listing);
+            unsettled.insert(game);
+            continue;
+        }
+        local.insert(game, copies[0].0.clone());
     }
     for server in &servers {
-        restore_missing(games_dir, &me, server, &mut local, &mut listing).await;
+        restore_missing(
+            games_dir,
+            &me,
+            server,
+            &mut local,
+            &unsettled,
+            homes,
+            &mut listing,
+        )
+        .await;
     }
     for path in local.values() {
-        let (mut game, named) = match OpenGame::open(path, identity.clone()) {
+        let (mut game, named) = match OpenGame::open(path, identity.clone(), homes) {
             Ok(opened) => opened,
             Err(e) => {
                 listing.notes.push(format!("skipped {e}"));
@@ -405,6 +646,7 @@ pub async fn refresh_all(
                     visit
                         .refused
                         .iter()
+                        .chain(&visit.halted)
                         .map(|r| format!("{}: {r}", path.display())),
                 ),
                 // A LAN game's embedded server keeps no mailbox.
@@ -426,6 +668,8 @@ async fn restore_missing(
     me: &crate::match_log::PublicKey,
     server: &ServerUrl,
     local: &mut BTreeMap<Digest, PathBuf>,
+    unsettled: &std::collections::BTreeSet<Digest>,
+    homes: &dyn GameHomes,
     listing: &mut Listing,
 ) {
     let mailbox = Mailbox::new(server.clone());
@@ -438,7 +682,7 @@ async fn restore_missing(
         }
     };
     for game in listed {
-        if game.ended || local.contains_key(&game.game_id) {
+        if game.ended || local.contains_key(&game.game_id) || unsettled.contains(&game.game_id) {
             continue;
         }
         let Ok(Some((_, records))) = mailbox.records(&game.game_id, 0).await else {
@@ -452,7 +696,15 @@ async fn restore_missing(
         if !mine {
             continue;
         }
-        let path = games_dir.join(format!("{}.log", &hex(&game.game_id)[..16]));
+        // Into the home the register names, if it names one.
+        let path = match homes.home(&game.game_id) {
+            Ok(Some(home)) => home,
+            Ok(None) => games_dir.join(format!("{}.log", &hex(&game.game_id)[..16])),
+            Err(e) => {
+                listing.notes.push(e.to_string());
+                continue;
+            }
+        };
         if path.exists() {
             continue;
         }
@@ -460,10 +712,17 @@ async fn restore_missing(
             Some(room) => RoomFile::new(server.room_url(&room), None),
             None => RoomFile::mailbox_only(server),
         };
-        let written = std::fs::create_dir_all(games_dir)
+        let folder = path.parent().unwrap_or(games_dir);
+        let written = std::fs::create_dir_all(folder)
             .map_err(|e| e.to_string())
             .and_then(|()| write_log(&path, &records).map_err(|e| e.to_string()))
-            .and_then(|()| room_file.write(&path).map_err(|e| e.to_string()));
+            .and_then(|()| room_file.write(&path).map_err(|e| e.to_string()))
+            .and_then(|()| {
+                homes
+                    .settle_home(&game.game_id, &path)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            });
         match written {
             Ok(()) => {
                 listing

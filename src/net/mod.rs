@@ -13,6 +13,7 @@ pub mod room_code;
 pub mod server_url;
 pub mod session;
 pub mod session_check;
+pub mod signing_register;
 pub mod wire;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -8,6 +8,7 @@
 
 use sha2::{Digest as _, Sha256};
 
+use super::signing_register::{RegisterError, SharedRegister};
 use super::wire::{Hello, MAX_MESSAGE_BYTES, PEER_PROTOCOL, WireMessage};
 use crate::engine::{Color, Outcome, Position, Square};
 use crate::match_log::coin_flip::commitment;
@@ -161,6 +162,11 @@ pub enum ActionError {
     /// where the game stands.
     #[error("waiting for the opponent to confirm where the game stands")]
     WaitingForHeads,
+    /// The register of what this identity signed refuses it: it would
+    /// contradict a record signed before (from another log, or another
+    /// program), or the register cannot be kept.
+    #[error(transparent)]
+    Register(RegisterError),
 }
 
 /// Why a log cannot be resumed.
@@ -224,6 +230,8 @@ pub struct Session {
     /// Whether signing waits until the peer's hello has shown that the
     /// two logs agree (see [`Session::hold_until_heads_agree`]).
     held_for_heads: bool,
+    /// What this identity signed, consulted before each signature.
+    register: Option<SharedRegister>,
 }
 
 fn message(m: &WireMessage) -> Output {
@@ -282,7 +290,33 @@ impl Session {
             consented: false,
             offer_told: false,
             held_for_heads: false,
+            register: None,
         }
+    }
+
+    /// Signs nothing that `register` refuses, and registers every record
+    /// this side signs before it leaves the session (see
+    /// [`super::signing_register`]). Every front-end sets one; a session
+    /// without one trusts that no other log of its games exists.
+    pub fn set_register(&mut self, register: SharedRegister) {
+        self.register = Some(register);
+    }
+
+    /// Registers `record`, just signed by this side to follow the
+    /// records so far; until this returns `Ok` it must not leave the
+    /// session.
+    fn claim(&self, record: &Record) -> Result<(), RegisterError> {
+        match &self.register {
+            Some(register) => register.claim(&self.records, record),
+            None => Ok(()),
+        }
+    }
+
+    /// Signs `content` as this side, once the register allows it.
+    fn sign(&self, content: RecordContent) -> Result<Record, RegisterError> {
+        let record = Record::sign(content, &self.identity);
+        self.claim(&record)?;
+        Ok(record)
     }
 
     /// A host proposing a rematch of a finished game to its opponent:
@@ -361,7 +395,8 @@ impl Session {
         terms: HostTerms,
         invite_secret: &[u8],
         now_ms: u64,
-    ) -> (Session, Vec<Output>) {
+        register: SharedRegister,
+    ) -> Result<(Session, Vec<Output>), RegisterError> {
         let mut genesis = OpenGenesis {
             rules: terms.proposal.to_wire(),
             deadline_secs: terms.deadline_secs,
@@ -373,12 +408,13 @@ impl Session {
             invite: invite_commitment(invite_secret),
         };
         genesis.host_commitment = commitment(&open_host_nonce(&identity, &genesis, now_ms));
-        let record = Record::sign(RecordContent::open_genesis(genesis, now_ms), &identity);
-        let verifier = MatchVerifier::start(&record).expect("our own genesis is valid");
         let mut session = Session::new(Seat::Host, identity, name, Start::Host(terms));
+        session.set_register(register);
+        let record = session.sign(RecordContent::open_genesis(genesis, now_ms))?;
+        let verifier = MatchVerifier::start(&record).expect("our own genesis is valid");
         session.verifier = Some(verifier);
         let out = session.logged(record);
-        (session, out)
+        Ok((session, out))
     }
 
     /// A guest joining a room whose code names this host fingerprint prefix;
@@ -998,9 +1034,10 @@ impl Session {
         out
     }
 
-    /// Signs and logs a record of ours, then sends it if connected.
-    fn write(&mut self, body: Body, now_ms: u64) -> Result<Vec<Output>, VerifyError> {
-        let verifier = self.verifier.as_mut().expect("a genesis exists");
+    /// Signs and logs a record of ours, then sends it if connected: only
+    /// a record the rules allow and the register accepts.
+    fn write(&mut self, body: Body, now_ms: u64) -> Result<Vec<Output>, ActionError> {
+        let verifier = self.verifier.as_ref().expect("a genesis exists");
         let content = RecordContent {
             version: PROTOCOL_VERSION,
             game_id: verifier.game_id(),
@@ -1010,8 +1047,13 @@ impl Session {
             timestamp_ms: now_ms.max(verifier.last_timestamp()),
             body,
         };
+        // Checked against the rules first, so that the register never
+        // holds a record the log cannot take.
         let record = Record::sign(content, &self.identity);
-        verifier.append(&record)?;
+        let mut next = verifier.clone();
+        next.append(&record).map_err(ActionError::Refused)?;
+        self.claim(&record).map_err(ActionError::Register)?;
+        self.verifier = Some(next);
         Ok(self.logged(record))
     }
 
@@ -1037,7 +1079,13 @@ impl Session {
         loop {
             let step = match (&self.verifier, &self.start, &self.peer) {
                 (None, Start::Host(terms), Some(peer)) => {
-                    let record = self.genesis(terms.clone(), peer.clone(), now_ms);
+                    let record = match self.genesis(terms.clone(), peer.clone(), now_ms) {
+                        Ok(record) => record,
+                        Err(e) => {
+                            out.extend(self.refused_to_sign(e));
+                            break;
+                        }
+                    };
                     let verifier = MatchVerifier::start(&record).expect("our own genesis is valid");
                     self.verifier = Some(verifier);
                     out.extend(self.logged(record));
@@ -1095,6 +1143,10 @@ impl Session {
             };
             match self.write(step, now_ms) {
                 Ok(more) => out.extend(more),
+                Err(ActionError::Register(e)) => {
+                    out.extend(self.refused_to_sign(e));
+                    break;
+                }
                 Err(e) => {
                     out.push(Output::Event(Event::Halted(format!(
                         "cannot continue the setup: {e}"
@@ -1106,7 +1158,15 @@ impl Session {
         out
     }
 
-    fn genesis(&self, terms: HostTerms, peer: Peer, now_ms: u64) -> Record {
+    /// Halts: the register refused what the setup needed signed, so the
+    /// game cannot go on from this log.
+    fn refused_to_sign(&mut self, error: RegisterError) -> Vec<Output> {
+        let reason = error.to_string();
+        self.halted = Some(reason.clone());
+        vec![Output::Event(Event::Halted(reason))]
+    }
+
+    fn genesis(&self, terms: HostTerms, peer: Peer, now_ms: u64) -> Result<Record, RegisterError> {
         let mut genesis = Genesis {
             rules: terms.proposal.to_wire(),
             deadline_secs: terms.deadline_secs,
@@ -1131,7 +1191,7 @@ impl Session {
             ),
             None => RecordContent::genesis(genesis, now_ms),
         };
-        Record::sign(content, &self.identity)
+        self.sign(content)
     }
 
     /// Whether the game is under way: colours being chosen, or moves played.
@@ -1172,7 +1232,7 @@ impl Session {
             square: square.index(),
             position_hash: next.hash().0,
         });
-        self.write(body, now_ms).map_err(ActionError::Refused)
+        self.write(body, now_ms)
     }
 
     /// Answers the colour question this side is asked (see [`Session::my_question`]).
@@ -1189,14 +1249,13 @@ impl Session {
             ColorQuestion::TieWinner => Body::TieWinner(choice),
             ColorQuestion::SeatColor => Body::SeatColor(choice),
         };
-        self.write(body, now_ms).map_err(ActionError::Refused)
+        self.write(body, now_ms)
     }
 
     /// Resigns (also while the colours are being chosen).
     pub fn resign(&mut self, now_ms: u64) -> Result<Vec<Output>, ActionError> {
         self.check_in_game()?;
         self.write(Body::Resign, now_ms)
-            .map_err(ActionError::Refused)
     }
 
     /// Claims the win because the opponent's deadline passed (for a move,
@@ -1216,7 +1275,6 @@ impl Session {
             None => self.verifier.as_ref().map_or(0, |v| v.moves().len()) as u32 + 1,
         };
         self.write(Body::TimeoutClaim(TimeoutClaim { move_number }), now_ms)
-            .map_err(ActionError::Refused)
     }
 }
 

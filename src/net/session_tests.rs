@@ -591,7 +591,9 @@ fn a_timeout_claim_ends_the_game_once_the_deadline_passes() {
 fn open_pair(room: &[u8]) -> (Session, Vec<Output>, Session) {
     let host_id = identity(1);
     let prefix = host_id.public_key().fingerprint().as_compact()[..5].to_string();
-    let (host, out) = Session::host_open(host_id, "Ann".into(), terms(), b"K7QFM2XAPZ4", T0);
+    let register = std::sync::Arc::new(crate::net::signing_register::MemoryRegister::named("host"));
+    let (host, out) =
+        Session::host_open(host_id, "Ann".into(), terms(), b"K7QFM2XAPZ4", T0, register).unwrap();
     let guest = Session::guest(identity(2), "Ben".into(), prefix, room.to_vec());
     (host, out, guest)
 }
@@ -901,4 +903,81 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
         |e| matches!(e, Event::Rejected(r) if r.contains("not the opponent this rematch is for"))
     ));
     assert!(host.records().is_empty(), "no proposal to a stranger");
+}
+
+/// Two sessions of one identity on two copies of one game, sharing one
+/// register: what one signs, the other cannot sign differently.
+#[test]
+fn a_second_copy_of_a_game_cannot_sign_a_place_the_first_signed() {
+    use crate::net::signing_register::{MemoryRegister, RegisterError};
+    let (mut host, mut guest) = pair();
+    let registers = [
+        std::sync::Arc::new(MemoryRegister::named("host.log")),
+        std::sync::Arc::new(MemoryRegister::named("guest.log")),
+    ];
+    host.set_register(registers[0].clone());
+    guest.set_register(registers[1].clone());
+    connect(&mut host, &mut guest);
+    play_out(&mut host, &mut guest, 3, 4);
+    let (mut mover, seed, register) = if host.my_turn() {
+        (host, 1, registers[0].clone())
+    } else {
+        (guest, 2, registers[1].clone())
+    };
+    // A copy of the mover's log, resumed by another program of the mover.
+    let mut copy = Session::resume(identity(seed), mover.records().to_vec()).unwrap();
+    copy.set_register(register);
+    let squares: Vec<_> = mover.position().unwrap().legal_moves().squares().collect();
+    let first = mover.play(squares[0], T0 + 60_000).unwrap();
+    assert_eq!(persisted(&first).len(), 1);
+    // The copy wants to play at the same place: refused, whatever the
+    // square (a different timestamp makes even the same square a
+    // different record), and nothing leaves it.
+    let before = copy.records().to_vec();
+    let err = copy
+        .play(*squares.last().unwrap(), T0 + 61_000)
+        .unwrap_err();
+    match err {
+        ActionError::Register(RegisterError::AlreadySigned { log, .. }) => {
+            assert!(log.ends_with(".log"), "{log}")
+        }
+        e => panic!("expected a refusal naming the first log, got {e:?}"),
+    }
+    assert_eq!(
+        copy.records(),
+        &before[..],
+        "the refused session changed nothing"
+    );
+    assert!(
+        copy.my_turn(),
+        "a refusal is not a halt: the copy may catch up"
+    );
+}
+
+/// A setup step the register refuses halts the session with the reason
+/// instead of signing it.
+#[test]
+fn a_refused_setup_step_halts_instead_of_signing() {
+    use crate::net::signing_register::{RegisterError, SigningRegister};
+    #[derive(Debug)]
+    struct Refusing;
+    impl SigningRegister for Refusing {
+        fn claim(&self, _: &[Record], record: &Record) -> Result<(), RegisterError> {
+            Err(RegisterError::Storage {
+                place: "test".into(),
+                reason: format!("refusing record {}", record.content().seq),
+            })
+        }
+    }
+    let (mut host, mut guest) = pair();
+    guest.set_register(std::sync::Arc::new(Refusing));
+    let (_, guest_events) = connect(&mut host, &mut guest);
+    assert!(
+        guest_events
+            .iter()
+            .any(|e| matches!(e, Event::Halted(reason) if reason.contains("refusing record 1"))),
+        "{guest_events:?}"
+    );
+    assert_eq!(guest.records().len(), 1, "only the host's genesis is held");
+    assert!(guest.halted().is_some());
 }

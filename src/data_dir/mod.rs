@@ -1,4 +1,5 @@
-//! The data directory and the key file kept in it.
+//! The data directory: the key file, the games' logs and the register of
+//! what the key signed in each game (see [`register`]).
 //!
 //! Where: `--data-dir DIR` if given, else `$REVERSI_HOME`, else the
 //! platform's data directory (for example `~/.local/share/reversi` on Linux).
@@ -7,7 +8,9 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::match_log::Identity;
+use crate::match_log::{Identity, PublicKey};
+
+pub mod register;
 
 /// The environment variable that overrides the data directory.
 pub const HOME_VARIABLE: &str = "REVERSI_HOME";
@@ -72,6 +75,26 @@ impl DataDir {
     /// The directory.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Where games' logs go unless the player names another place.
+    pub fn games_dir(&self) -> PathBuf {
+        self.path.join("games")
+    }
+
+    /// The register of `key`'s games: their homes and what it signed.
+    pub fn register(&self, key: &PublicKey) -> register::GameRegister {
+        register::GameRegister::open(self, key)
+    }
+
+    /// The register a session of `identity` on the log at `log` signs
+    /// through.
+    pub fn register_for(
+        &self,
+        identity: &Identity,
+        log: &Path,
+    ) -> crate::net::signing_register::SharedRegister {
+        self.register(&identity.public_key()).for_log(log)
     }
 
     /// The player's identity, created (and saved) on first use.
