@@ -137,7 +137,7 @@ fn play(rules: &Rules, game: u64, solve_at: u32, searcher: &mut Searcher) -> Vec
                 source: EXACT,
             });
             let legal: Vec<_> = position.legal_moves().squares().collect();
-            if random.next_u64() % 2 == 0 || legal.is_empty() {
+            if random.next_u64().is_multiple_of(2) || legal.is_empty() {
                 solution.best
             } else {
                 Some(legal[(random.next_u64() % legal.len() as u64) as usize])
@@ -193,7 +193,7 @@ fn open_data(path: &Path, bytes: u64) -> Result<File, String> {
         }
     }
     let length = file.metadata().map_err(err)?.len();
-    if length < bytes || (bytes - MAGIC.len() as u64) % RECORD as u64 != 0 {
+    if length < bytes || !(bytes - MAGIC.len() as u64).is_multiple_of(RECORD as u64) {
         return Err(format!(
             "{}: {length} bytes, but the progress file counts {bytes}",
             path.display()
@@ -278,7 +278,7 @@ fn run(args: &Args) -> Result<(), String> {
                         w.next += 1;
                         wrote = true;
                     }
-                    if wrote && (w.next % 20 == 0 || w.next == args.games) {
+                    if wrote && (w.next.is_multiple_of(20) || w.next == args.games) {
                         let _ = w.file.flush();
                         let _ = w.file.sync_data();
                         let text = format!("games {}\nbytes {}\n", w.next, w.bytes);
@@ -290,7 +290,7 @@ fn run(args: &Args) -> Result<(), String> {
                                 Some(format!("{}: {e}", progress_path.display()));
                             return;
                         }
-                        if w.next % 200 == 0 {
+                        if w.next.is_multiple_of(200) {
                             let secs = started.elapsed().as_secs_f64();
                             eprintln!(
                                 "  {} games, {} positions this run ({} exact), {:.1} games/s",

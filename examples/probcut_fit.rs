@@ -187,7 +187,7 @@ fn main() {
                     let v = values(&mut table, board, args.max_depth);
                     let mut all = results.lock().unwrap_or_else(|e| e.into_inner());
                     all.push((board.empties(), v));
-                    if all.len() % 50 == 0 {
+                    if all.len().is_multiple_of(50) {
                         eprintln!(
                             "{} of {} ({:.0?})",
                             all.len(),

@@ -257,7 +257,7 @@ fn load_data(dir: &Path) -> Result<(Vec<Record>, Vec<u32>), String> {
 }
 
 fn held_out(game: u32) -> bool {
-    game % 10 == 0
+    game.is_multiple_of(10)
 }
 
 /// Labels the unlabelled positions with `lo < empties <= hi` by a

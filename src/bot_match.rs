@@ -118,7 +118,7 @@ pub fn play_pair(rules: &Rules, upper: u8, lower: u8, games: u32, threads: usize
                     }
                     let opening_seed = u64::from(game / 2) + 1;
                     let opening = random_opening(rules, opening_seed, 6);
-                    let upper_black = game % 2 == 0;
+                    let upper_black = game.is_multiple_of(2);
                     let mut hi = Bot::new(upper, opening_seed * 2);
                     let mut lo = Bot::new(lower, opening_seed * 2 + 1);
                     let record = if upper_black {

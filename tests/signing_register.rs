@@ -390,7 +390,7 @@ fn two_copies_from_before_the_register_are_reported_and_nothing_is_signed_until_
     let kept = guest.ok(&["keep", g_log.to_str().unwrap()]);
     assert!(kept.contains("set aside"), "{kept}");
     assert!(!short.exists());
-    assert_eq!(guest.default_logs(), [g_log.clone()]);
+    assert_eq!(guest.default_logs(), std::slice::from_ref(&g_log));
     assert_eq!(play(&server, [(&host, &h_log), (&guest, &g_log)], 2), 2);
     assert_no_equivocation(&[&h_log, &g_log]);
 }

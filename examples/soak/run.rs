@@ -626,11 +626,11 @@ impl Soak<'_> {
             }
             let now = Instant::now();
             seen.update(counts, now);
-            if let Some((ended, beyond)) = waiting_for {
-                if in_both > beyond {
-                    recovery = Some(seen.recovery(ended, now));
-                    waiting_for = None;
-                }
+            if let Some((ended, beyond)) = waiting_for
+                && in_both > beyond
+            {
+                recovery = Some(seen.recovery(ended, now));
+                waiting_for = None;
             }
             if !fault_done
                 && in_both >= plan.at_records

@@ -175,14 +175,14 @@ pub fn graph(ui: &mut egui::Ui, job: &AnalysisJob, selected: Option<usize>) -> O
             painter.circle_stroke(*p, 7.0, Stroke::new(2.0, Color32::LIGHT_BLUE));
         }
     }
-    if response.clicked() {
-        if let Some(at) = response.interact_pointer_pos() {
-            picked = points
-                .iter()
-                .enumerate()
-                .min_by(|a, b| (a.1.x - at.x).abs().total_cmp(&(b.1.x - at.x).abs()))
-                .map(|(i, _)| i + 1);
-        }
+    if response.clicked()
+        && let Some(at) = response.interact_pointer_pos()
+    {
+        picked = points
+            .iter()
+            .enumerate()
+            .min_by(|a, b| (a.1.x - at.x).abs().total_cmp(&(b.1.x - at.x).abs()))
+            .map(|(i, _)| i + 1);
     }
     ui.label(format!(
         "Evaluation for Black, move by move (±{scale:.0} discs); coloured dots: inaccuracies, mistakes, blunders."

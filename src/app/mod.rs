@@ -516,10 +516,10 @@ impl ReversiApp {
             ui.selectable_value(&mut self.settings.color, ColorChoice::White, "White");
             ui.selectable_value(&mut self.settings.color, ColorChoice::Random, "Random");
         });
-        if let Some(saved) = self.settings.saved_game.clone() {
-            if ui.button("Resume the game against the computer").clicked() {
-                self.resume_local(&saved);
-            }
+        if let Some(saved) = self.settings.saved_game.clone()
+            && ui.button("Resume the game against the computer").clicked()
+        {
+            self.resume_local(&saved);
         }
     }
 
@@ -1107,7 +1107,7 @@ impl ReversiApp {
         let human = match self.settings.color {
             ColorChoice::Black => Color::Black,
             ColorChoice::White => Color::White,
-            ColorChoice::Random if self.seed % 2 == 0 => Color::Black,
+            ColorChoice::Random if self.seed.is_multiple_of(2) => Color::Black,
             ColorChoice::Random => Color::White,
         };
         match self.rules() {
@@ -1292,11 +1292,9 @@ impl eframe::App for ReversiApp {
         self.poll_leaderboard();
         // A log file dropped anywhere but on a game opens in the viewer.
         let playing = matches!(&self.screen, Screen::Local(_) | Screen::Network(_));
-        if !playing {
-            if let Some(file) = ctx.input(|i| i.raw.dropped_files.first().cloned()) {
-                self.screen = dropped_log(&file);
-                self.message = None;
-            }
+        if !playing && let Some(file) = ctx.input(|i| i.raw.dropped_files.first().cloned()) {
+            self.screen = dropped_log(&file);
+            self.message = None;
         }
         let next = match &self.screen {
             Screen::Local(_) => self.local(ctx),

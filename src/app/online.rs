@@ -92,14 +92,12 @@ impl ReversiApp {
                     if unfinished && ui.button("Open").clicked() {
                         open = Some(room.clone());
                     }
-                    if ui.button("Download").clicked() {
-                        if let Some(bytes) = crate::browser_data::log_bytes(room) {
-                            if let Err(e) =
-                                crate::platform::web::download(&format!("{room}.log"), &bytes)
-                            {
-                                self.message = Some(e);
-                            }
-                        }
+                    if ui.button("Download").clicked()
+                        && let Some(bytes) = crate::browser_data::log_bytes(room)
+                        && let Err(e) =
+                            crate::platform::web::download(&format!("{room}.log"), &bytes)
+                    {
+                        self.message = Some(e);
                     }
                     ui.end_row();
                 }
@@ -278,10 +276,10 @@ impl ReversiApp {
         ui.separator();
         ui.horizontal(|ui| {
             ui.strong("Your games");
-            if ui.small_button("Refresh").clicked() {
-                if let Some(list) = &self.your_games {
-                    list.refresh();
-                }
+            if ui.small_button("Refresh").clicked()
+                && let Some(list) = &self.your_games
+            {
+                list.refresh();
             }
         });
         let mut open = None;
@@ -544,18 +542,18 @@ impl ReversiApp {
         };
         let snap = game.snapshot();
         // Discs that changed colour since the last position seen turn over.
-        if let Some(position) = &snap.position {
-            if self.seen.as_ref().is_none_or(|(p, _, _)| p != position) {
-                let flipped = self.seen.as_ref().map_or(0, |(before, _, _)| {
-                    (before.discs(Color::Black).0 & position.discs(Color::White).0)
-                        | (before.discs(Color::White).0 & position.discs(Color::Black).0)
-                });
-                self.seen = Some((
-                    *position,
-                    crate::engine::Bitboard(flipped),
-                    crate::platform::Instant::now(),
-                ));
-            }
+        if let Some(position) = &snap.position
+            && self.seen.as_ref().is_none_or(|(p, _, _)| p != position)
+        {
+            let flipped = self.seen.as_ref().map_or(0, |(before, _, _)| {
+                (before.discs(Color::Black).0 & position.discs(Color::White).0)
+                    | (before.discs(Color::White).0 & position.discs(Color::Black).0)
+            });
+            self.seen = Some((
+                *position,
+                crate::engine::Bitboard(flipped),
+                crate::platform::Instant::now(),
+            ));
         }
         let frame = GameFrame {
             heading: "Online game",
@@ -602,14 +600,13 @@ impl ReversiApp {
                         );
                     }
                     ui.label(format!("Status: {}", snap.status));
-                    if let Some(watch) = &snap.watch_code {
-                        if ui
+                    if let Some(watch) = &snap.watch_code
+                        && ui
                             .button("Copy watch code")
                             .on_hover_text(watch.as_str())
                             .clicked()
-                        {
-                            ui.ctx().copy_text(watch.clone());
-                        }
+                    {
+                        ui.ctx().copy_text(watch.clone());
                     }
                     if let Some((name, fingerprint)) = &snap.opponent {
                         ui.label(format!("Opponent: {name} ({fingerprint})"));

@@ -456,14 +456,14 @@ async fn play(
     let mut said_route = None;
     let mut watch = watch;
     driver.set_observer(move |session, link, route| {
-        if let Some(first) = session.records().first() {
-            if let Some(server) = watch.take() {
-                let code = crate::net::watch::WatchCode {
-                    game_id: first.hash(),
-                    server,
-                };
-                eprintln!("watch code for spectators: {code}");
-            }
+        if let Some(first) = session.records().first()
+            && let Some(server) = watch.take()
+        {
+            let code = crate::net::watch::WatchCode {
+                game_id: first.hash(),
+                server,
+            };
+            eprintln!("watch code for spectators: {code}");
         }
         let line = match link {
             LinkStatus::Connected => Some("connected to the opponent".to_string()),

@@ -69,7 +69,7 @@ pub fn play_game(
     let human = match args.color {
         ColorChoice::Black => Color::Black,
         ColorChoice::White => Color::White,
-        ColorChoice::Random if seed % 2 == 0 => Color::Black,
+        ColorChoice::Random if seed.is_multiple_of(2) => Color::Black,
         ColorChoice::Random => Color::White,
     };
     let mut position = rules.start_position();

@@ -152,10 +152,10 @@ fn write_key_atomically(path: &Path, identity: &Identity) -> Result<(), DataDirE
     file.sync_all().map_err(io_error(&temporary))?;
     drop(file);
     fs::rename(&temporary, path).map_err(io_error(path))?;
-    if let Some(parent) = path.parent() {
-        if let Ok(dir) = File::open(parent) {
-            let _ = dir.sync_all();
-        }
+    if let Some(parent) = path.parent()
+        && let Ok(dir) = File::open(parent)
+    {
+        let _ = dir.sync_all();
     }
     Ok(())
 }

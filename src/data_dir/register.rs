@@ -465,10 +465,10 @@ impl GameRegister {
             if path.extension().is_none_or(|e| e != "log") || absolute(&path) == except {
                 continue;
             }
-            if let Ok(loaded) = read_log(&path) {
-                if loaded.records.first().map(game_of) == Some(*game) {
-                    found.push((absolute(&path), loaded.records));
-                }
+            if let Ok(loaded) = read_log(&path)
+                && loaded.records.first().map(game_of) == Some(*game)
+            {
+                found.push((absolute(&path), loaded.records));
             }
         }
         found
@@ -523,13 +523,12 @@ impl LogRegister {
                 continue;
             }
             let theirs = records.iter().rev().find(|r| r.content().author == author);
-            if let Some(theirs) = theirs {
-                if latest
+            if let Some(theirs) = theirs
+                && latest
                     .as_ref()
                     .is_none_or(|(s, _)| theirs.content().seq > s.seq)
-                {
-                    latest = Some((self.signed(theirs, &path), theirs.clone()));
-                }
+            {
+                latest = Some((self.signed(theirs, &path), theirs.clone()));
             }
         }
         if !disagreeing.is_empty() {

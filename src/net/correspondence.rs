@@ -527,10 +527,10 @@ fn list_copies(
         .filter(|&i| valid[i])
         .max_by_key(|&i| copies[i].1.len());
     let paths: Vec<PathBuf> = copies.iter().map(|(p, _)| p.clone()).collect();
-    if let Some(first) = copies[0].1.first() {
-        if let Err(e) = homes.mark_copies(&game_of(first), &paths) {
-            listing.notes.push(e.to_string());
-        }
+    if let Some(first) = copies[0].1.first()
+        && let Err(e) = homes.mark_copies(&game_of(first), &paths)
+    {
+        listing.notes.push(e.to_string());
     }
     let described: Vec<String> = copies
         .iter()
@@ -602,10 +602,10 @@ pub async fn refresh_all(
     for (game, copies) in logs_by_game(games_dir, homes, &mut listing) {
         if server.is_none() {
             for (path, _) in &copies {
-                if let Some(named) = RoomFile::read(path).server() {
-                    if !servers.contains(&named) {
-                        servers.push(named);
-                    }
+                if let Some(named) = RoomFile::read(path).server()
+                    && !servers.contains(&named)
+                {
+                    servers.push(named);
                 }
             }
         }

@@ -415,38 +415,37 @@ impl Driver {
             }
             self.lose_connection();
         }
-        if !self.ever_connected {
-            if let Some(limit) = self.config.first_peer_timeout {
-                if self.clock.now().saturating_duration_since(self.started) > limit {
-                    // Our own socket is one of the room's peers: a second
-                    // one is the opponent, waiting for a path that never came.
-                    if self.refused_full && self.session.records().is_empty() {
-                        return Err(DriverError::Disconnected(ROOM_FULL.to_string()));
-                    }
-                    let opponent_there = self.transport.is_some()
-                        && self
-                            .network
-                            .room_status(&self.config.room_url)
-                            .await
-                            .is_some_and(|status| status.peers >= 2);
-                    if !opponent_there {
-                        return Err(DriverError::NoPeer(limit));
-                    }
-                    let cause = diagnose_no_path(self.ice_in_use.urls.clone()).await;
-                    return Err(DriverError::NoPath {
-                        waited: limit,
-                        cause,
-                    });
-                }
+        if !self.ever_connected
+            && let Some(limit) = self.config.first_peer_timeout
+            && self.clock.now().saturating_duration_since(self.started) > limit
+        {
+            // Our own socket is one of the room's peers: a second
+            // one is the opponent, waiting for a path that never came.
+            if self.refused_full && self.session.records().is_empty() {
+                return Err(DriverError::Disconnected(ROOM_FULL.to_string()));
             }
+            let opponent_there = self.transport.is_some()
+                && self
+                    .network
+                    .room_status(&self.config.room_url)
+                    .await
+                    .is_some_and(|status| status.peers >= 2);
+            if !opponent_there {
+                return Err(DriverError::NoPeer(limit));
+            }
+            let cause = diagnose_no_path(self.ice_in_use.urls.clone()).await;
+            return Err(DriverError::NoPath {
+                waited: limit,
+                cause,
+            });
         }
         let now = self.clock.now();
-        if let Some(transport) = &mut self.transport {
-            if transport.admitted() && self.link.admitted() {
-                if let Some(sync) = &mut self.mailbox {
-                    sync.network_back();
-                }
-            }
+        if let Some(transport) = &mut self.transport
+            && transport.admitted()
+            && self.link.admitted()
+            && let Some(sync) = &mut self.mailbox
+        {
+            sync.network_back();
         }
         // The opponent is back on a new connection while the old one is
         // quiet: take the new one now rather than wait for the old to die.
@@ -457,14 +456,14 @@ impl Driver {
             tracing::info!("giving up this connection: {reason}");
             self.give_up(reason, on_event)?;
         }
-        if self.link.should_open(now) {
-            if let Some(ice) = self.ice_servers() {
-                self.ice_in_use = ice;
-                tracing::info!(room = %self.config.room_url, ice = self.ice_in_use.urls.len(), "connecting");
-                self.transport = Some(self.network.open(&self.config.room_url, &self.ice_in_use));
-                self.sockets_opened += 1;
-                self.link.opened(self.clock.now());
-            }
+        if self.link.should_open(now)
+            && let Some(ice) = self.ice_servers()
+        {
+            self.ice_in_use = ice;
+            tracing::info!(room = %self.config.room_url, ice = self.ice_in_use.urls.len(), "connecting");
+            self.transport = Some(self.network.open(&self.config.room_url, &self.ice_in_use));
+            self.sockets_opened += 1;
+            self.link.opened(self.clock.now());
         }
         Ok(())
     }
@@ -636,13 +635,13 @@ impl Driver {
 
     /// Notes how the current peer is reached once the WebRTC stack says.
     fn learn_route(&mut self) {
-        if let (Some(transport), Some(peer)) = (&self.transport, self.peer) {
-            if let Some(route) = transport.route(peer) {
-                if self.route != Some(route) {
-                    tracing::info!(%route, "connection route");
-                }
-                self.route = Some(route);
+        if let (Some(transport), Some(peer)) = (&self.transport, self.peer)
+            && let Some(route) = transport.route(peer)
+        {
+            if self.route != Some(route) {
+                tracing::info!(%route, "connection route");
             }
+            self.route = Some(route);
         }
     }
 
@@ -677,11 +676,11 @@ impl Driver {
         let due = self
             .end_ack_at
             .is_none_or(|at| now.saturating_duration_since(at) >= FINAL_ACK_EVERY);
-        if let (true, Some(transport), Some(peer)) = (due, &mut self.transport, self.peer) {
-            if let Some(bytes) = self.session.heartbeat() {
-                transport.send(peer, bytes);
-                self.end_ack_at = Some(now);
-            }
+        if let (true, Some(transport), Some(peer)) = (due, &mut self.transport, self.peer)
+            && let Some(bytes) = self.session.heartbeat()
+        {
+            transport.send(peer, bytes);
+            self.end_ack_at = Some(now);
         }
     }
 
@@ -702,12 +701,11 @@ impl Driver {
 
     /// Tells a connected opponent we are alive, once a second.
     fn send_heartbeat(&mut self) {
-        if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer) {
-            if self.link.heartbeat_due(self.clock.now()) {
-                if let Some(bytes) = self.session.heartbeat() {
-                    transport.send(peer, bytes);
-                }
-            }
+        if let (Some(transport), Some(peer)) = (&mut self.transport, self.peer)
+            && self.link.heartbeat_due(self.clock.now())
+            && let Some(bytes) = self.session.heartbeat()
+        {
+            transport.send(peer, bytes);
         }
     }
 

@@ -978,10 +978,10 @@ impl Session {
             }
             (None, _) => return Err("record 0: a genesis this side did not ask for".into()),
         }
-        if let Some(guest) = verifier.player(Seat::Guest) {
-            if guest.key != self.identity.public_key() {
-                return Err("record 0: the genesis names another guest key than ours".into());
-            }
+        if let Some(guest) = verifier.player(Seat::Guest)
+            && guest.key != self.identity.public_key()
+        {
+            return Err("record 0: the genesis names another guest key than ours".into());
         }
         if let Some(rematch) = &self.rematch {
             if verifier.previous_game() != Some(rematch.previous) || host != Some(rematch.opponent)
@@ -1021,15 +1021,17 @@ impl Session {
             }
         }
         let settled = matches!(last, Some(Body::Reveal(_) | Body::SeatColor(_)));
-        if v.phase() == Phase::Playing && v.moves().is_empty() && settled {
-            if let Some(color) = self.my_color() {
-                out.push(Output::Event(Event::Started { color }));
-            }
+        if v.phase() == Phase::Playing
+            && v.moves().is_empty()
+            && settled
+            && let Some(color) = self.my_color()
+        {
+            out.push(Output::Event(Event::Started { color }));
         }
-        if let Some(end) = v.end() {
-            if end.record + 1 == v.record_count() {
-                out.push(Output::Event(Event::Ended(end.outcome)));
-            }
+        if let Some(end) = v.end()
+            && end.record + 1 == v.record_count()
+        {
+            out.push(Output::Event(Event::Ended(end.outcome)));
         }
         out
     }

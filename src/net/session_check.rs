@@ -126,7 +126,7 @@ pub fn check_inputs(data: &[u8]) -> usize {
     let (h, g) = (host.connected(), guest.connected());
     exchange(&mut host, &mut guest, h, g, now);
     let mut moves = SplitMix64::new(u64::from(input.byte()));
-    let test_host = moves.next_u64() % 2 == 0;
+    let test_host = moves.next_u64().is_multiple_of(2);
     for _ in 0..(input.byte() % 40) {
         now += 1000;
         let mover = if host.my_turn() {
@@ -215,10 +215,10 @@ pub fn check_inputs(data: &[u8]) -> usize {
             }
             6 => {
                 now += 1000;
-                if let Some(square) = Square::new(input.byte() % 64) {
-                    if let Ok(outputs) = victim.play(square, now) {
-                        deliver(&mut victim, &mut peer, outputs, now);
-                    }
+                if let Some(square) = Square::new(input.byte() % 64)
+                    && let Ok(outputs) = victim.play(square, now)
+                {
+                    deliver(&mut victim, &mut peer, outputs, now);
                 }
             }
             _ => match input.byte() % 16 {
@@ -238,10 +238,10 @@ pub fn check_inputs(data: &[u8]) -> usize {
                             let at = usize::from(input.byte()) % bytes.len().max(1);
                             bytes[at] ^= input.byte() | 1;
                         }
-                        if let Ok(relayed) = crate::match_log::Record::decode(&bytes) {
-                            if let Ok(outputs) = victim.relayed(relayed, now) {
-                                deliver(&mut victim, &mut peer, outputs, now);
-                            }
+                        if let Ok(relayed) = crate::match_log::Record::decode(&bytes)
+                            && let Ok(outputs) = victim.relayed(relayed, now)
+                        {
+                            deliver(&mut victim, &mut peer, outputs, now);
                         }
                     }
                 }

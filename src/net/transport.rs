@@ -242,10 +242,10 @@ impl Transport {
     /// Peer changes first, then packets, as matchbox reports them.
     fn poll_raw(&mut self) -> Vec<TransportEvent> {
         let mut events = Vec::new();
-        if !self.is_finished() {
-            if let Ok(changes) = self.socket.try_update_peers() {
-                events.extend(changes.into_iter().map(|(peer, state)| change(peer, state)));
-            }
+        if !self.is_finished()
+            && let Ok(changes) = self.socket.try_update_peers()
+        {
+            events.extend(changes.into_iter().map(|(peer, state)| change(peer, state)));
         }
         events.append(&mut self.pending_packets);
         if !self.channel.is_closed() {

@@ -90,12 +90,12 @@ impl WireMessage {
         if !rest.is_empty() {
             return Err(WireError::Trailing(rest.len()));
         }
-        if let WireMessage::Hello(hello) = &message {
-            if hello.name.len() > MAX_NAME_BYTES {
-                return Err(WireError::Malformed(format!(
-                    "name longer than {MAX_NAME_BYTES} bytes"
-                )));
-            }
+        if let WireMessage::Hello(hello) = &message
+            && hello.name.len() > MAX_NAME_BYTES
+        {
+            return Err(WireError::Malformed(format!(
+                "name longer than {MAX_NAME_BYTES} bytes"
+            )));
         }
         Ok(message)
     }

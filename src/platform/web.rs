@@ -69,10 +69,10 @@ fn start_searcher() -> Result<Searcher, ThinkError> {
                 wake();
             }
             SEARCHER.with(|s| {
-                if let Ok(mut s) = s.try_borrow_mut() {
-                    if let Some(old) = s.take() {
-                        old.worker.terminate();
-                    }
+                if let Ok(mut s) = s.try_borrow_mut()
+                    && let Some(old) = s.take()
+                {
+                    old.worker.terminate();
                 }
             });
         })

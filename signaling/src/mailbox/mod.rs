@@ -581,10 +581,10 @@ async fn post_record(
             ),
         );
     }
-    if let Some(room) = &query.room {
-        if let Err(e) = check_room_name(Some(room)) {
-            return refuse(StatusCode::BAD_REQUEST, format!("room: {e}"));
-        }
+    if let Some(room) = &query.room
+        && let Err(e) = check_room_name(Some(room))
+    {
+        return refuse(StatusCode::BAD_REQUEST, format!("room: {e}"));
     }
     let record = match Record::decode(&body) {
         Ok(record) => record,
