@@ -851,6 +851,79 @@ fn your_games_lists_a_correspondence_game_and_opens_it() {
     drop(harness);
 }
 
+/// The window's *Your games* and the command line on one game whose log
+/// the player put elsewhere (`--log`): both find that log, neither makes a
+/// second copy, and nothing is signed twice.
+#[test]
+fn your_games_and_the_command_line_use_the_log_named_with_log() {
+    use reversi::match_log::log_file::read_log;
+    let dir = TempDir::new("your-games-named-log");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = mailbox_server(&runtime, false);
+    let url = format!("ws://{}", server.addr);
+    let g_log = dir.path("g.log");
+    let code = reversi_cli(
+        &dir,
+        "host",
+        &["host", "--detach", "--server", &url, "--name", "Ann"],
+    );
+    reversi_cli(
+        &dir,
+        "guest",
+        &[
+            "join",
+            code.trim(),
+            "--detach",
+            "--name",
+            "Ben",
+            "--log",
+            g_log.to_str().unwrap(),
+        ],
+    );
+    reversi_cli(&dir, "host", &["games", "--server", &url]);
+    let guest_dir = dir.path("guest");
+    let settings = Settings {
+        server_url: url.clone(),
+        ..light()
+    };
+    let guest_home = TempDir(guest_dir.clone());
+    let mut harness = app(&guest_home, settings);
+    // The window's visit reveals from g.log: the coin is flipped.
+    wait_for(&mut harness, "the game in Your games, under way", |h| {
+        h.query_by_label("Ann").is_some() && h.query_by_label_contains("move (").is_some()
+    });
+    drop(harness);
+    let copies: Vec<_> = std::fs::read_dir(guest_dir.join("games"))
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    assert!(copies.is_empty(), "no second copy: {copies:?}");
+    // The command line goes on from the same log.
+    let listed: serde_json::Value =
+        serde_json::from_str(&reversi_cli(&dir, "guest", &["games", "--json", "--server", &url]))
+            .unwrap();
+    let game = &listed[0];
+    assert_eq!(
+        std::path::Path::new(game["log"].as_str().unwrap()),
+        std::fs::canonicalize(&g_log).unwrap()
+    );
+    let before = read_log(&g_log).unwrap().records.len();
+    if game["my_turn"] == true {
+        let square = game["legal"][0].as_str().unwrap();
+        reversi_cli(
+            &dir,
+            "guest",
+            &["move", g_log.to_str().unwrap(), square, "--server", &url],
+        );
+        assert_eq!(read_log(&g_log).unwrap().records.len(), before + 1);
+    }
+    let audit = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("audit")
+        .arg(&g_log)
+        .output()
+        .unwrap();
+    assert!(audit.status.success(), "{}", String::from_utf8_lossy(&audit.stdout));
+}
+
 #[test]
 fn resuming_a_hosted_game_from_the_window_brings_its_embedded_server_back() {
     use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};

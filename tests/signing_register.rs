@@ -394,3 +394,250 @@ fn two_copies_from_before_the_register_are_reported_and_nothing_is_signed_until_
     assert_eq!(play(&server, [(&host, &h_log), (&guest, &g_log)], 2), 2);
     assert_no_equivocation(&[&h_log, &g_log]);
 }
+
+/// The front-ends' operations on one identity's games, without a server:
+/// a mailbox modelled as the one chain it keeps (a record is stored only
+/// when it extends it).
+mod operations {
+    use std::path::PathBuf;
+
+    use proptest::prelude::*;
+    use reversi::data_dir::DataDir;
+    use reversi::data_dir::register::GameRegister;
+    use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
+    use reversi::match_log::log_file::write_log;
+    use reversi::match_log::record::hex;
+    use reversi::match_log::rules_proposal::RulesProposal;
+    use reversi::match_log::{Identity, Record, Seat};
+    use reversi::net::correspondence::{OpenGame, Visit};
+    use reversi::net::session::{Output, Session};
+    use reversi::{Preset, Rules};
+
+    use super::support::TempDir;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        /// Copy log `i` to a new path (a backup, another folder).
+        Copy(usize),
+        /// Open log `i` as `reversi move` does and play the `n`th legal move.
+        Move(usize, usize),
+        /// Open log `i` as `games`, the window or `resume` do: bring it up
+        /// to date with the mailbox, write any setup step, post.
+        Visit(usize),
+        /// The opponent moves on the mailbox's chain.
+        Opponent(usize),
+        /// The register's files are lost (an older program's data
+        /// directory, or a backup of the folder restored without them).
+        ForgetRegister,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0usize..4).prop_map(Op::Copy),
+            (0usize..4, 0usize..8).prop_map(|(i, n)| Op::Move(i, n)),
+            (0usize..4).prop_map(Op::Visit),
+            (0usize..8).prop_map(Op::Opponent),
+            Just(Op::ForgetRegister),
+        ]
+    }
+
+    struct World {
+        _dir: TempDir,
+        data: DataDir,
+        me: Identity,
+        opponent: Identity,
+        logs: Vec<PathBuf>,
+        mailbox: Vec<Record>,
+        /// Every record of mine that left a session, in order.
+        signed: Vec<Record>,
+        now: u64,
+    }
+
+    impl World {
+        fn new(case: u64) -> World {
+            let dir = TempDir::new(&format!("register-ops-{case}"));
+            let data = DataDir::resolve(Some(&dir.path("data"))).unwrap();
+            let me = data.identity().unwrap();
+            let opponent = Identity::from_secret_bytes(&[case as u8 ^ 0x5a; 32]);
+            let terms = MatchTerms {
+                proposal: RulesProposal::fixed(Rules::preset(Preset::Othello)),
+                deadline_secs: 86_400,
+                host_name: "Ann".into(),
+                guest_name: "Ben".into(),
+            };
+            let players = Players {
+                host: opponent.clone(),
+                guest: me.clone(),
+                host_nonce: [1; 32],
+                guest_nonce: [2; 32],
+            };
+            let now = 1_796_000_000_000;
+            let game = MatchBuilder::new(&terms, players, now).unwrap();
+            // In the games folder, where a data directory that lost its
+            // register is searched for what was signed.
+            let first = data.games_dir().join("first.log");
+            std::fs::create_dir_all(data.games_dir()).unwrap();
+            write_log(&first, game.records()).unwrap();
+            World {
+                data,
+                me,
+                opponent,
+                logs: vec![first],
+                mailbox: game.records().to_vec(),
+                signed: game
+                    .records()
+                    .iter()
+                    .filter(|r| r.content().author == Seat::Guest)
+                    .cloned()
+                    .collect(),
+                now,
+                _dir: dir,
+            }
+        }
+
+        fn register(&self) -> GameRegister {
+            self.data.register(&self.me.public_key())
+        }
+
+        fn post(&mut self, records: &[Record]) {
+            for record in records {
+                let seq = record.content().seq as usize;
+                if seq == self.mailbox.len()
+                    && self.mailbox.last().map(Record::hash) == Some(record.content().prev)
+                {
+                    self.mailbox.push(record.clone());
+                }
+            }
+        }
+
+        /// Carries out outputs on an open log, keeping what was signed.
+        fn apply(&mut self, game: &mut OpenGame, outputs: Vec<Output>) {
+            for output in &outputs {
+                if let Output::Persist(record) = output {
+                    if record.content().author == Seat::Guest
+                        && !self.signed.contains(record)
+                    {
+                        self.signed.push((**record).clone());
+                    }
+                }
+            }
+            game.apply(outputs, &mut Visit::default()).unwrap();
+        }
+
+        fn open(&self, i: usize) -> Option<OpenGame> {
+            let path = &self.logs[i % self.logs.len()];
+            OpenGame::open(path, self.me.clone(), &self.register())
+                .ok()
+                .map(|(game, _)| game)
+        }
+
+        /// What a visit does: the mailbox's records, then our setup step.
+        fn catch_up(&mut self, game: &mut OpenGame) {
+            let held = game.session.records().len();
+            for record in self.mailbox.clone().into_iter().skip(held) {
+                match game.session.relayed(record, self.now) {
+                    Ok(outputs) => self.apply(game, outputs),
+                    Err(_) => break,
+                }
+            }
+            let outputs = game.session.catch_up(self.now);
+            self.apply(game, outputs);
+        }
+
+        fn run(&mut self, op: &Op) {
+            self.now += 1_000;
+            match *op {
+                Op::Copy(i) => {
+                    if self.logs.len() < 4 {
+                        let to = self.logs[0].with_file_name(format!("copy{}.log", self.logs.len()));
+                        std::fs::copy(&self.logs[i % self.logs.len()], &to).unwrap();
+                        self.logs.push(to);
+                    }
+                }
+                Op::Move(i, n) => {
+                    let Some(mut game) = self.open(i) else { return };
+                    self.catch_up(&mut game);
+                    let Some(position) = game.session.position().copied() else {
+                        return;
+                    };
+                    let legal: Vec<_> = position.legal_moves().squares().collect();
+                    if !game.session.my_turn() || legal.is_empty() {
+                        return;
+                    }
+                    if let Ok(outputs) = game.session.play(legal[n % legal.len()], self.now) {
+                        self.apply(&mut game, outputs);
+                    }
+                    let records = game.session.records().to_vec();
+                    self.post(&records);
+                }
+                Op::Visit(i) => {
+                    let Some(mut game) = self.open(i) else { return };
+                    self.catch_up(&mut game);
+                    let records = game.session.records().to_vec();
+                    self.post(&records);
+                }
+                Op::Opponent(n) => {
+                    let Ok(mut them) = Session::resume(self.opponent.clone(), self.mailbox.clone())
+                    else {
+                        return;
+                    };
+                    let Some(position) = them.position().copied() else { return };
+                    let legal: Vec<_> = position.legal_moves().squares().collect();
+                    if them.my_turn() && !legal.is_empty() {
+                        if let Ok(outputs) = them.play(legal[n % legal.len()], self.now) {
+                            for output in outputs {
+                                if let Output::Persist(record) = output {
+                                    self.mailbox.push(*record);
+                                }
+                            }
+                        }
+                    }
+                }
+                Op::ForgetRegister => {
+                    let _ = std::fs::remove_dir_all(self.data.path().join("register"));
+                }
+            }
+        }
+
+        /// No two records of mine at one place with different bytes,
+        /// among all signed and all held anywhere.
+        fn assert_no_equivocation(&self) {
+            let mut held: Vec<Record> = self.signed.clone();
+            for log in &self.logs {
+                if let Ok(loaded) = reversi::match_log::log_file::read_log(log) {
+                    held.extend(loaded.records);
+                }
+            }
+            held.extend(self.mailbox.iter().cloned());
+            let mut at = std::collections::BTreeMap::new();
+            for record in held.iter().filter(|r| r.content().author == Seat::Guest) {
+                let earlier = at.entry(record.content().seq).or_insert_with(|| record.clone());
+                assert_eq!(
+                    hex(&earlier.to_bytes()),
+                    hex(&record.to_bytes()),
+                    "two records of mine at place {}",
+                    record.content().seq
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Whatever the order of copies, moves, visits and the opponent's
+        /// replies, one identity never signs two different records at one
+        /// place of one game.
+        #[test]
+        fn no_sequence_of_operations_makes_an_identity_equivocate(
+            case in 0u64..1_000_000,
+            ops in proptest::collection::vec(op(), 1..28),
+        ) {
+            let mut world = World::new(case);
+            for op in &ops {
+                world.run(op);
+                world.assert_no_equivocation();
+            }
+        }
+    }
+}

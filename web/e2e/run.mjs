@@ -137,6 +137,37 @@ async function sameLogs(page, log, s) {
   console.log(`  ${theirs.outcome}; ${theirs.moves.length / 2} moves; both logs ${ours.slice(0, 16)}…, audited clean`);
 }
 
+/** The page's register of what its key signed: { key, seq, record (base64) } per game. */
+async function signedRegister(page) {
+  const entries = await page.evaluate(() => Object.keys(localStorage)
+    .filter((k) => k.startsWith('reversi.signed.'))
+    .map((k) => [k, localStorage.getItem(k)]));
+  return entries.map(([key, value]) => {
+    const [seq, , , hex] = value.split(' ');
+    return { key, seq: Number(seq), record: Buffer.from(hex, 'hex').toString('base64') };
+  });
+}
+
+/** The records (base64) of the page's stored log, in order. */
+async function storedRecords(page) {
+  return page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('reversi.log.') && !k.endsWith('.evidence'));
+    return (localStorage.getItem(key) || '').split('\n').filter(Boolean).map((l) => JSON.parse(l).record);
+  });
+}
+
+/** The register names one game, and the record it holds is the stored log's at its place. */
+async function registerMatchesLog(page) {
+  const entries = await signedRegister(page);
+  if (entries.length !== 1) throw new Error(`the register holds ${entries.length} games, expected 1`);
+  const [entry] = entries;
+  const log = await storedRecords(page);
+  if (log[entry.seq] !== entry.record) {
+    throw new Error(`the register's record ${entry.seq} is not the stored log's (${log.length} records)`);
+  }
+  return entry;
+}
+
 const scenarios = {
   // (a) A native host with its bot against a browser guest, to the end.
   async browser_joins_a_native_host() {
@@ -161,18 +192,26 @@ const scenarios = {
     const { page, context } = await open(`#${code}&autojoin&name=Browser`);
     await until(page, 'the colours', (s) => s.screen === 'game' && s.my_color, 60);
     let movesBefore = '';
+    let registered = null;
     const s = await playToTheEnd(page, {
       at: 5,
       then: async () => {
         movesBefore = (await status(page)).moves;
+        registered = await registerMatchesLog(page);
         await page.reload();
         const back = await until(page, 'the game back', (n) => n.screen === 'game' && n.moves.length >= movesBefore.length, 60);
-        console.log(`  reloaded after ${movesBefore.length / 2} moves; back at ${back.moves.length / 2}`);
+        const kept = await registerMatchesLog(page);
+        if (kept.key !== registered.key || kept.seq < registered.seq) {
+          throw new Error(`the register lost record ${registered.seq} across the reload (now ${kept.seq})`);
+        }
+        console.log(`  reloaded after ${movesBefore.length / 2} moves; back at ${back.moves.length / 2}; register at record ${kept.seq}`);
       },
     });
     if (!movesBefore) throw new Error('the game ended before the reload');
     if ((await host.exited) !== 0) throw new Error(`the host failed: ${host.stderr()}`);
     await sameLogs(page, log, s);
+    const last = await registerMatchesLog(page);
+    if (last.seq <= registered.seq) throw new Error('the register did not follow the moves after the reload');
     await context.close();
   },
 
