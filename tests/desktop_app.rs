@@ -898,9 +898,12 @@ fn your_games_and_the_command_line_use_the_log_named_with_log() {
         .unwrap_or_default();
     assert!(copies.is_empty(), "no second copy: {copies:?}");
     // The command line goes on from the same log.
-    let listed: serde_json::Value =
-        serde_json::from_str(&reversi_cli(&dir, "guest", &["games", "--json", "--server", &url]))
-            .unwrap();
+    let listed: serde_json::Value = serde_json::from_str(&reversi_cli(
+        &dir,
+        "guest",
+        &["games", "--json", "--server", &url],
+    ))
+    .unwrap();
     let game = &listed[0];
     assert_eq!(
         std::path::Path::new(game["log"].as_str().unwrap()),
@@ -921,7 +924,11 @@ fn your_games_and_the_command_line_use_the_log_named_with_log() {
         .arg(&g_log)
         .output()
         .unwrap();
-    assert!(audit.status.success(), "{}", String::from_utf8_lossy(&audit.stdout));
+    assert!(
+        audit.status.success(),
+        "{}",
+        String::from_utf8_lossy(&audit.stdout)
+    );
 }
 
 #[test]

@@ -204,6 +204,50 @@ fn a_game_joined_with_a_named_log_is_found_there_and_never_signed_in_a_second_co
     assert_eq!(records(&h_log), records(&g_log));
 }
 
+#[test]
+fn a_setup_step_signed_from_another_data_directory_is_taken_from_the_mailbox_not_signed_again() {
+    let dir = TempDir::new("register-two-machines");
+    let server = Server::start(":memory:");
+    let url = server.url();
+    let (host, guest) = (Player::new(&dir, "h"), Player::new(&dir, "g"));
+    let g_log = dir.path("g.log");
+    let code = host.ok(&["host", "--server", &url, "--detach", "--deadline", "1d"]);
+    guest.ok(&[
+        "join",
+        code.trim(),
+        "--server",
+        &url,
+        "--detach",
+        "--log",
+        g_log.to_str().unwrap(),
+    ]);
+    host.games(&server);
+    // The same key on a second machine (a copied data directory, or an
+    // older program's copy of the game): it visits first and signs the
+    // guest's reveal there.
+    let other = Player::new(&dir, "g2");
+    std::fs::create_dir_all(other.dir.join("games")).unwrap();
+    std::fs::copy(
+        guest.dir.join("identity.key"),
+        other.dir.join("identity.key"),
+    )
+    .unwrap();
+    std::fs::copy(&g_log, other.dir.join("games").join("copy.log")).unwrap();
+    other.games(&server);
+    let theirs = records(&other.dir.join("games").join("copy.log"));
+    assert_eq!(theirs.len(), 4, "the other copy revealed");
+    // This machine's visit takes that reveal with the host's: it does not
+    // sign its own (which was an equivocation before).
+    let (listed, said) = guest.games(&server);
+    assert!(
+        !said.contains("equivocation") && !said.contains("halted"),
+        "{said}"
+    );
+    assert_eq!(listed.len(), 1);
+    assert_eq!(records(&g_log), theirs);
+    assert_no_equivocation(&[&g_log, &other.dir.join("games").join("copy.log")]);
+}
+
 /// A game of two default logs, set up and a few moves in; returns the
 /// players and their logs.
 fn game_in_progress(dir: &TempDir, server: &Server) -> (Player, Player, PathBuf, PathBuf) {
@@ -421,6 +465,9 @@ mod operations {
         Copy(usize),
         /// Open log `i` as `reversi move` does and play the `n`th legal move.
         Move(usize, usize),
+        /// The same, but the mailbox fails to store the move (the
+        /// player's log has it; the next visit from that log delivers it).
+        MoveUndelivered(usize, usize),
         /// Open log `i` as `games`, the window or `resume` do: bring it up
         /// to date with the mailbox, write any setup step, post.
         Visit(usize),
@@ -435,6 +482,7 @@ mod operations {
         prop_oneof![
             (0usize..4).prop_map(Op::Copy),
             (0usize..4, 0usize..8).prop_map(|(i, n)| Op::Move(i, n)),
+            (0usize..4, 0usize..8).prop_map(|(i, n)| Op::MoveUndelivered(i, n)),
             (0usize..4).prop_map(Op::Visit),
             (0usize..8).prop_map(Op::Opponent),
             Just(Op::ForgetRegister),
@@ -514,9 +562,7 @@ mod operations {
         fn apply(&mut self, game: &mut OpenGame, outputs: Vec<Output>) {
             for output in &outputs {
                 if let Output::Persist(record) = output {
-                    if record.content().author == Seat::Guest
-                        && !self.signed.contains(record)
-                    {
+                    if record.content().author == Seat::Guest && !self.signed.contains(record) {
                         self.signed.push((**record).clone());
                     }
                 }
@@ -549,12 +595,13 @@ mod operations {
             match *op {
                 Op::Copy(i) => {
                     if self.logs.len() < 4 {
-                        let to = self.logs[0].with_file_name(format!("copy{}.log", self.logs.len()));
+                        let to =
+                            self.logs[0].with_file_name(format!("copy{}.log", self.logs.len()));
                         std::fs::copy(&self.logs[i % self.logs.len()], &to).unwrap();
                         self.logs.push(to);
                     }
                 }
-                Op::Move(i, n) => {
+                Op::Move(i, n) | Op::MoveUndelivered(i, n) => {
                     let Some(mut game) = self.open(i) else { return };
                     self.catch_up(&mut game);
                     let Some(position) = game.session.position().copied() else {
@@ -567,8 +614,10 @@ mod operations {
                     if let Ok(outputs) = game.session.play(legal[n % legal.len()], self.now) {
                         self.apply(&mut game, outputs);
                     }
-                    let records = game.session.records().to_vec();
-                    self.post(&records);
+                    if matches!(op, Op::Move(..)) {
+                        let records = game.session.records().to_vec();
+                        self.post(&records);
+                    }
                 }
                 Op::Visit(i) => {
                     let Some(mut game) = self.open(i) else { return };
@@ -581,7 +630,9 @@ mod operations {
                     else {
                         return;
                     };
-                    let Some(position) = them.position().copied() else { return };
+                    let Some(position) = them.position().copied() else {
+                        return;
+                    };
                     let legal: Vec<_> = position.legal_moves().squares().collect();
                     if them.my_turn() && !legal.is_empty() {
                         if let Ok(outputs) = them.play(legal[n % legal.len()], self.now) {
@@ -611,7 +662,9 @@ mod operations {
             held.extend(self.mailbox.iter().cloned());
             let mut at = std::collections::BTreeMap::new();
             for record in held.iter().filter(|r| r.content().author == Seat::Guest) {
-                let earlier = at.entry(record.content().seq).or_insert_with(|| record.clone());
+                let earlier = at
+                    .entry(record.content().seq)
+                    .or_insert_with(|| record.clone());
                 assert_eq!(
                     hex(&earlier.to_bytes()),
                     hex(&record.to_bytes()),

@@ -221,7 +221,7 @@ impl OpenGame {
             Some((held, records)) => {
                 for record in records {
                     let seq = record.content().seq;
-                    match self.session.relayed(record.clone(), now_ms) {
+                    match self.session.relayed_in_batch(record.clone(), now_ms) {
                         Ok(outputs) => self.apply(outputs, &mut visit)?,
                         Err(reason) => {
                             save_evidence(

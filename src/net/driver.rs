@@ -762,8 +762,10 @@ impl Driver {
         let Some(records) = sync.poll(self.session.records(), connected) else {
             return Ok(());
         };
+        // The whole batch first, then our step: nothing is signed on a view
+        // the rest of the batch changes.
         for record in records {
-            match self.session.relayed(record, self.now_ms()) {
+            match self.session.relayed_in_batch(record, self.now_ms()) {
                 Ok(outputs) => self.execute(outputs, on_event)?,
                 Err(reason) => {
                     tracing::warn!("a record from the mailbox was refused: {reason}");
@@ -771,7 +773,8 @@ impl Driver {
                 }
             }
         }
-        Ok(())
+        let outputs = self.session.catch_up(self.now_ms());
+        self.execute(outputs, on_event)
     }
 
     fn claim_if_late(

@@ -823,7 +823,7 @@ impl Session {
                 ),
             );
         }
-        match self.take_next(record, now_ms) {
+        match self.take_next(record, now_ms, true) {
             Ok(taken) => {
                 let mut out = vec![message(&WireMessage::Ack {
                     records: self.records.len() as u32,
@@ -836,8 +836,13 @@ impl Session {
     }
 
     /// Verifies and logs the next record (`seq` is the log's length), then
-    /// writes what the setup needs from us next.
-    fn take_next(&mut self, record: Record, now_ms: u64) -> Result<Vec<Output>, String> {
+    /// (if `advance`) writes what the setup needs from us next.
+    fn take_next(
+        &mut self,
+        record: Record,
+        now_ms: u64,
+        advance: bool,
+    ) -> Result<Vec<Output>, String> {
         // A record in our own name is accepted only with our signature: the
         // peer may be returning one our log lost.
         match &mut self.verifier {
@@ -851,7 +856,9 @@ impl Session {
             Output::Event(Event::Recorded { seq, mine: false }),
         ];
         out.extend(self.after_record());
-        out.extend(self.advance(now_ms));
+        if advance {
+            out.extend(self.advance(now_ms));
+        }
         Ok(out)
     }
 
@@ -862,6 +869,24 @@ impl Session {
     /// proof, as from the peer. Returns what to do, or why it was refused
     /// (nothing changed then).
     pub fn relayed(&mut self, record: Record, now_ms: u64) -> Result<Vec<Output>, String> {
+        self.take_relayed(record, now_ms, true)
+    }
+
+    /// As [`Session::relayed`], but writes nothing of ours: for one of a
+    /// batch of records (a visit to the mailbox), after which the caller
+    /// calls [`Session::catch_up`] once, so that nothing is signed on a
+    /// view of the game that the rest of the batch changes (a setup step
+    /// this identity signed elsewhere may be in it).
+    pub fn relayed_in_batch(&mut self, record: Record, now_ms: u64) -> Result<Vec<Output>, String> {
+        self.take_relayed(record, now_ms, false)
+    }
+
+    fn take_relayed(
+        &mut self,
+        record: Record,
+        now_ms: u64,
+        advance: bool,
+    ) -> Result<Vec<Output>, String> {
         if let Some(reason) = &self.halted {
             return Err(format!("the game is halted: {reason}"));
         }
@@ -879,7 +904,7 @@ impl Session {
                 self.records.len()
             ));
         }
-        self.take_next(record, now_ms)
+        self.take_next(record, now_ms, advance)
     }
 
     /// Writes whatever the setup needs from us now (after a resume, with
