@@ -561,10 +561,11 @@ mod operations {
         /// Carries out outputs on an open log, keeping what was signed.
         fn apply(&mut self, game: &mut OpenGame, outputs: Vec<Output>) {
             for output in &outputs {
-                if let Output::Persist(record) = output {
-                    if record.content().author == Seat::Guest && !self.signed.contains(record) {
-                        self.signed.push((**record).clone());
-                    }
+                if let Output::Persist(record) = output
+                    && record.content().author == Seat::Guest
+                    && !self.signed.contains(record)
+                {
+                    self.signed.push((**record).clone());
                 }
             }
             game.apply(outputs, &mut Visit::default()).unwrap();
@@ -634,12 +635,13 @@ mod operations {
                         return;
                     };
                     let legal: Vec<_> = position.legal_moves().squares().collect();
-                    if them.my_turn() && !legal.is_empty() {
-                        if let Ok(outputs) = them.play(legal[n % legal.len()], self.now) {
-                            for output in outputs {
-                                if let Output::Persist(record) = output {
-                                    self.mailbox.push(*record);
-                                }
+                    if them.my_turn()
+                        && !legal.is_empty()
+                        && let Ok(outputs) = them.play(legal[n % legal.len()], self.now)
+                    {
+                        for output in outputs {
+                            if let Output::Persist(record) = output {
+                                self.mailbox.push(*record);
                             }
                         }
                     }

@@ -166,7 +166,18 @@ impl OpenGame {
         identity: Identity,
         homes: &dyn GameHomes,
     ) -> Result<(OpenGame, Option<ServerUrl>), CorrespondenceError> {
-        let lock = LogLock::acquire(path, LOCK_WAIT)?;
+        OpenGame::open_waiting(path, identity, homes, LOCK_WAIT)
+    }
+
+    /// As [`OpenGame::open`], waiting at most `wait` for another program
+    /// that holds the log.
+    pub fn open_waiting(
+        path: &Path,
+        identity: Identity,
+        homes: &dyn GameHomes,
+        wait: std::time::Duration,
+    ) -> Result<(OpenGame, Option<ServerUrl>), CorrespondenceError> {
+        let lock = LogLock::acquire(path, wait)?;
         let loaded = read_log(path)?;
         let mut records = loaded.records.clone();
         let mut session = Session::resume(identity.clone(), records.clone()).map_err(|error| {
@@ -563,6 +574,10 @@ fn list_copies(
     let Ok(session) = Session::resume(identity.clone(), records.clone()) else {
         return;
     };
+    if session.outcome().is_some() {
+        // A finished game: nothing more is signed in it, whichever copy.
+        return;
+    }
     let mut summary = GameSummary::of_session(path, &session, None, now_ms);
     summary.status = format!("{} copies: keep one with `reversi keep LOG`", copies.len());
     summary.my_turn = false;
@@ -629,8 +644,23 @@ pub async fn refresh_all(
         .await;
     }
     for path in local.values() {
-        let (mut game, named) = match OpenGame::open(path, identity.clone(), homes) {
+        // A game a live program is playing is listed as it stands, not
+        // visited: that program keeps it up to date.
+        let opened =
+            OpenGame::open_waiting(path, identity.clone(), homes, std::time::Duration::ZERO);
+        let (mut game, named) = match opened {
             Ok(opened) => opened,
+            Err(CorrespondenceError::Busy { .. }) => {
+                let session = read_log(path)
+                    .ok()
+                    .and_then(|loaded| Session::resume(identity.clone(), loaded.records).ok());
+                if let Some(session) = session.filter(|s| s.outcome().is_none()) {
+                    let mut summary = GameSummary::of_session(path, &session, None, now_ms);
+                    summary.status = format!("{} (in play in another program)", summary.status);
+                    listing.games.push(summary);
+                }
+                continue;
+            }
             Err(e) => {
                 listing.notes.push(format!("skipped {e}"));
                 continue;

@@ -39,12 +39,29 @@ pub trait GameStore: Send {
 pub struct LogFileStore {
     writer: LogWriter,
     path: PathBuf,
+    /// Held while the game is played, so that a visit from another
+    /// program (`reversi games`, the window's list) leaves it alone.
+    #[cfg(not(target_arch = "wasm32"))]
+    _lock: Option<super::correspondence::LogLock>,
 }
 
 impl LogFileStore {
     /// Records go through `writer`, evidence beside `path`.
     pub fn new(writer: LogWriter, path: PathBuf) -> LogFileStore {
-        LogFileStore { writer, path }
+        #[cfg(not(target_arch = "wasm32"))]
+        let lock = match super::correspondence::LogLock::acquire(&path, std::time::Duration::ZERO) {
+            Ok(lock) => Some(lock),
+            Err(e) => {
+                tracing::warn!("{e}");
+                None
+            }
+        };
+        LogFileStore {
+            writer,
+            path,
+            #[cfg(not(target_arch = "wasm32"))]
+            _lock: lock,
+        }
     }
 }
 
