@@ -16,6 +16,7 @@ pub mod browser_data;
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod data_dir;
+pub mod identity_export;
 pub mod nboard;
 pub mod net;
 pub mod platform;

@@ -6,6 +6,7 @@ pub mod bench_command;
 pub mod board_command;
 pub mod correspondence_commands;
 pub mod export_command;
+pub mod identity_command;
 pub mod ladder_command;
 pub mod leaderboard_commands;
 pub mod nboard_command;
@@ -65,6 +66,9 @@ pub enum Command {
     /// Keep one log of a game found in several places (`reversi games`
     /// lists them); the others are set aside as `LOG.superseded`.
     Keep(correspondence_commands::KeepArgs),
+    /// Show your key's fingerprint, or export it under a passphrase and
+    /// import it elsewhere (another machine, the browser).
+    Identity(identity_command::IdentityArgs),
     /// Speed figures: perft, midgame nodes per second, FFO 40–49 solve time.
     Bench(bench_command::BenchArgs),
     /// Play each bot level against the one below and print the table.
@@ -124,6 +128,9 @@ pub enum CliError {
     /// A copy of a game cannot be kept.
     #[error(transparent)]
     Keep(#[from] crate::data_dir::register::KeepError),
+    /// An identity cannot be exported or imported.
+    #[error("{0}")]
+    Identity(String),
     /// A positions file cannot be read or has a malformed line.
     #[error("{0}")]
     Positions(String),
@@ -155,6 +162,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<String, CliError> {
         Command::Games(args) => correspondence_commands::games(args, &data_dir()?),
         Command::Move(args) => correspondence_commands::make_move(args, &data_dir()?),
         Command::Keep(args) => correspondence_commands::keep(args, &data_dir()?),
+        Command::Identity(args) => identity_command::run(args, &data_dir()?),
         Command::Board(args) => board_command::run(args),
         Command::Perft(args) => perft_command::run(args),
         Command::Play(args) => play_command::run(args),

@@ -41,6 +41,63 @@ pub enum DataDirError {
     /// The OS random generator failed.
     #[error("cannot get random bytes for a new key: {0}")]
     Random(getrandom::Error),
+    /// Others than its owner can read the key file: the key is not used.
+    #[error(
+        "{path} can be read by other users (mode {mode:03o}), so the key may be known to them and is not used; if that is a mistake, make it yours alone (chmod 600 {path}); if others may have read it, make a new identity"
+    )]
+    KeyExposed {
+        /// The key file.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// A different key is here already.
+    #[error(
+        "this data directory already has another identity ({found}); pass --replace to put it aside and use {imported}"
+    )]
+    OtherIdentity {
+        /// The key already here.
+        found: String,
+        /// The key being imported.
+        imported: String,
+    },
+}
+
+/// What importing an identity did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Adopted {
+    /// The key is now this data directory's.
+    New(String),
+    /// It was already.
+    Same(String),
+    /// It replaced another, kept at the path given.
+    Replaced {
+        /// The imported key's fingerprint.
+        fingerprint: String,
+        /// Where the previous key file went.
+        previous: PathBuf,
+    },
+}
+
+impl std::fmt::Display for Adopted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Adopted::New(fingerprint) => {
+                write!(f, "this data directory now plays as {fingerprint}")
+            }
+            Adopted::Same(fingerprint) => {
+                write!(f, "this data directory already plays as {fingerprint}")
+            }
+            Adopted::Replaced {
+                fingerprint,
+                previous,
+            } => write!(
+                f,
+                "this data directory now plays as {fingerprint}; the previous key is kept in {}",
+                previous.display()
+            ),
+        }
+    }
 }
 
 /// The resolved data directory.
@@ -101,7 +158,10 @@ impl DataDir {
     pub fn identity(&self) -> Result<Identity, DataDirError> {
         let path = self.path.join(KEY_FILE);
         match File::open(&path) {
-            Ok(file) => read_key(&path, file),
+            Ok(file) => {
+                refuse_exposed(&path, &file)?;
+                read_key(&path, file)
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let identity = Identity::generate().map_err(DataDirError::Random)?;
                 fs::create_dir_all(&self.path).map_err(io_error(&self.path))?;
@@ -111,6 +171,67 @@ impl DataDir {
             Err(e) => Err(io_error(&path)(e)),
         }
     }
+
+    /// Makes `identity` (imported from another program) this data
+    /// directory's: a different key already here is refused, or with
+    /// `replace` renamed aside (never deleted).
+    pub fn adopt_identity(
+        &self,
+        identity: &Identity,
+        replace: bool,
+    ) -> Result<Adopted, DataDirError> {
+        let path = self.path.join(KEY_FILE);
+        let fingerprint = identity.public_key().fingerprint().to_string();
+        if path.exists() {
+            let current = self.identity()?;
+            if current.public_key() == identity.public_key() {
+                return Ok(Adopted::Same(fingerprint));
+            }
+            let found = current.public_key().fingerprint().to_string();
+            if !replace {
+                return Err(DataDirError::OtherIdentity {
+                    found,
+                    imported: fingerprint,
+                });
+            }
+            let previous = self.path.join(format!(
+                "{KEY_FILE}.{}",
+                current.public_key().fingerprint().as_compact()
+            ));
+            fs::rename(&path, &previous).map_err(io_error(&path))?;
+            write_key_atomically(&path, identity)?;
+            return Ok(Adopted::Replaced {
+                fingerprint,
+                previous,
+            });
+        }
+        fs::create_dir_all(&self.path).map_err(io_error(&self.path))?;
+        write_key_atomically(&path, identity)?;
+        Ok(Adopted::New(fingerprint))
+    }
+}
+
+/// Refuses a key file that others than its owner can read or write.
+fn refuse_exposed(path: &Path, file: &File) -> Result<(), DataDirError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = file
+            .metadata()
+            .map_err(io_error(path))?
+            .permissions()
+            .mode()
+            & 0o777;
+        if mode & 0o077 != 0 {
+            return Err(DataDirError::KeyExposed {
+                path: path.to_path_buf(),
+                mode,
+            });
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (path, file);
+    Ok(())
 }
 
 fn read_key(path: &Path, file: File) -> Result<Identity, DataDirError> {
@@ -196,6 +317,11 @@ mod tests {
         let dir = temp_dir("damaged");
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join(KEY_FILE), "not a key").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(dir.join(KEY_FILE), fs::Permissions::from_mode(0o600)).unwrap();
+        }
         let err = DataDir::resolve(Some(&dir))
             .unwrap()
             .identity()
