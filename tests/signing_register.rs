@@ -696,3 +696,29 @@ mod operations {
         }
     }
 }
+
+#[test]
+fn a_game_another_program_is_playing_is_listed_but_not_visited() {
+    let dir = TempDir::new("register-live-lock");
+    let server = Server::start(":memory:");
+    let (host, guest, h_log, _) = game_in_progress(&dir, &server);
+    // The host's turn comes; meanwhile a live program holds the host's log.
+    if host.games(&server).0[0]["my_turn"] != true {
+        let view = guest.games(&server).0[0].clone();
+        let square = view["legal"][0].as_str().unwrap();
+        guest.ok(&["move", view["log"].as_str().unwrap(), square, "--server", &server.url()]);
+    }
+    let before = std::fs::read(&h_log).unwrap();
+    let held = reversi::net::correspondence::LogLock::acquire(&h_log, std::time::Duration::ZERO)
+        .unwrap();
+    let (listed, _) = host.games(&server);
+    assert_eq!(listed.len(), 1);
+    assert!(
+        listed[0]["status"].as_str().unwrap().contains("in play in another program"),
+        "{listed:?}"
+    );
+    assert_eq!(std::fs::read(&h_log).unwrap(), before, "the log was left to its program");
+    drop(held);
+    let (listed, _) = host.games(&server);
+    assert!(!listed[0]["status"].as_str().unwrap().contains("another program"));
+}
