@@ -60,7 +60,7 @@ impl Cost {
     /// The most a file may ask for: enough for any sane export, too
     /// little for a crafted one to exhaust the machine.
     const MAX: Cost = Cost {
-        memory_kib: 1024 * 1024,
+        memory_kib: 256 * 1024,
         passes: 16,
         lanes: 8,
     };
