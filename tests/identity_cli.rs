@@ -37,6 +37,53 @@ fn err(data: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stderr).unwrap()
 }
 
+/// `reversi identity export FILE --passphrase-file PASS` in `data`.
+fn export(data: &Path, file: &Path, pass: &Path) -> Output {
+    reversi(
+        data,
+        &[
+            "identity",
+            "export",
+            file.to_str().unwrap(),
+            "--passphrase-file",
+            pass.to_str().unwrap(),
+        ],
+    )
+}
+
+/// `reversi identity import FILE --passphrase-file PASS [--replace]` in `data`.
+fn import(data: &Path, file: &Path, pass: &Path, replace: bool) -> Output {
+    let mut args = vec![
+        "identity",
+        "import",
+        file.to_str().unwrap(),
+        "--passphrase-file",
+        pass.to_str().unwrap(),
+    ];
+    if replace {
+        args.push("--replace");
+    }
+    reversi(data, &args)
+}
+
+fn succeeded(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn failed(out: Output) -> String {
+    assert!(
+        !out.status.success(),
+        "should fail: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8(out.stderr).unwrap()
+}
+
 #[test]
 fn an_identity_exported_under_a_passphrase_is_the_same_identity_elsewhere() {
     let dir = TempDir::new("identity-export");
@@ -44,21 +91,12 @@ fn an_identity_exported_under_a_passphrase_is_the_same_identity_elsewhere() {
     let fingerprint = ok(&desk, &["identity"]);
     let secret = dir.path("passphrase");
     std::fs::write(&secret, "a long passphrase here\n").unwrap();
-    let export = dir.path("me.identity");
-    let said = ok(
-        &desk,
-        &[
-            "identity",
-            "export",
-            export.to_str().unwrap(),
-            "--passphrase-file",
-            secret.to_str().unwrap(),
-        ],
-    );
+    let file = dir.path("me.identity");
+    let said = succeeded(export(&desk, &file, &secret));
     assert!(said.contains(fingerprint.trim()), "{said}");
-    let mode = std::fs::metadata(&export).unwrap().permissions().mode() & 0o777;
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the export is its owner's alone");
-    let text = std::fs::read_to_string(&export).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
     let key = std::fs::read_to_string(desk.join("identity.key")).unwrap();
     assert!(
         !text.contains(key.trim()),
@@ -67,41 +105,14 @@ fn an_identity_exported_under_a_passphrase_is_the_same_identity_elsewhere() {
     // A wrong passphrase changes nothing.
     let wrong = dir.path("wrong");
     std::fs::write(&wrong, "not the passphrase at all\n").unwrap();
-    let said = err(
-        &laptop,
-        &[
-            "identity",
-            "import",
-            export.to_str().unwrap(),
-            "--passphrase-file",
-            wrong.to_str().unwrap(),
-        ],
-    );
+    let said = failed(import(&laptop, &file, &wrong, false));
     assert!(said.contains("wrong passphrase"), "{said}");
     assert!(!laptop.join("identity.key").exists());
     // The right one makes the laptop play as the desk.
-    ok(
-        &laptop,
-        &[
-            "identity",
-            "import",
-            export.to_str().unwrap(),
-            "--passphrase-file",
-            secret.to_str().unwrap(),
-        ],
-    );
+    succeeded(import(&laptop, &file, &secret, false));
     assert_eq!(ok(&laptop, &["identity"]), fingerprint);
     // Exporting over an existing file is refused.
-    let said = err(
-        &desk,
-        &[
-            "identity",
-            "export",
-            export.to_str().unwrap(),
-            "--passphrase-file",
-            secret.to_str().unwrap(),
-        ],
-    );
+    let said = failed(export(&desk, &file, &secret));
     assert!(said.contains("exists"), "{said}");
 }
 
@@ -111,31 +122,13 @@ fn importing_over_another_identity_needs_replace_and_keeps_the_old_key() {
     let (a, b) = (dir.path("a"), dir.path("b"));
     let secret = dir.path("passphrase");
     std::fs::write(&secret, "another long passphrase\n").unwrap();
-    let export = dir.path("a.identity");
-    ok(
-        &a,
-        &[
-            "identity",
-            "export",
-            export.to_str().unwrap(),
-            "--passphrase-file",
-            secret.to_str().unwrap(),
-        ],
-    );
+    let file = dir.path("a.identity");
+    succeeded(export(&a, &file, &secret));
     let b_before = ok(&b, &["identity"]);
-    let import = [
-        "identity",
-        "import",
-        export.to_str().unwrap(),
-        "--passphrase-file",
-        secret.to_str().unwrap(),
-    ];
-    let said = err(&b, &import);
+    let said = failed(import(&b, &file, &secret, false));
     assert!(said.contains("--replace"), "{said}");
     assert_eq!(ok(&b, &["identity"]), b_before);
-    let mut replacing = import.to_vec();
-    replacing.push("--replace");
-    let said = ok(&b, &replacing);
+    let said = succeeded(import(&b, &file, &secret, true));
     assert!(said.contains("previous key is kept"), "{said}");
     assert_eq!(ok(&b, &["identity"]), ok(&a, &["identity"]));
     let kept = std::fs::read_dir(&b)

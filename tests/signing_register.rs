@@ -148,6 +148,24 @@ fn play(server: &Server, sides: [(&Player, &Path); 2], count: usize) -> usize {
     count
 }
 
+/// Both sides visit the mailbox; their logs then hold one chain.
+fn assert_one_chain(server: &Server, sides: [(&Player, &Path); 2]) {
+    for (player, _) in sides {
+        player.games(server);
+    }
+    assert_eq!(records(sides[0].1), records(sides[1].1));
+}
+
+/// The legal squares `player`'s one game lists.
+fn legal(player: &Player, server: &Server) -> Vec<String> {
+    player.games(server).0[0]["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn a_game_joined_with_a_named_log_is_found_there_and_never_signed_in_a_second_copy() {
     let dir = TempDir::new("register-named-logs");
@@ -199,9 +217,7 @@ fn a_game_joined_with_a_named_log_is_found_there_and_never_signed_in_a_second_co
     assert!(guest.default_logs().is_empty() && host.default_logs().is_empty());
     assert_no_equivocation(&[&h_log, &g_log]);
     // Each side's log holds the other's records too: one chain.
-    host.games(&server);
-    guest.games(&server);
-    assert_eq!(records(&h_log), records(&g_log));
+    assert_one_chain(&server, [(&host, &h_log), (&guest, &g_log)]);
 }
 
 #[test]
@@ -278,12 +294,7 @@ fn two_moves_started_at_the_same_moment_sign_once() {
             (&guest, g_log.clone())
         }
     };
-    let legal: Vec<String> = mover.games(&server).0[0]["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap().to_string())
-        .collect();
+    let legal = legal(mover, &server);
     let second = legal.last().unwrap().clone();
     let url = server.url();
     let start = |square: &str| {
@@ -318,9 +329,7 @@ fn two_moves_started_at_the_same_moment_sign_once() {
     let places: Vec<u32> = held.iter().map(|r| r.content().seq).collect();
     assert_eq!(places, (0..held.len() as u32).collect::<Vec<_>>());
     assert_eq!(play(&server, [(&host, &h_log), (&guest, &g_log)], 4), 4);
-    host.games(&server);
-    guest.games(&server);
-    assert_eq!(records(&h_log), records(&g_log));
+    assert_one_chain(&server, [(&host, &h_log), (&guest, &g_log)]);
 }
 
 #[test]
@@ -340,12 +349,7 @@ fn a_log_copied_to_a_second_path_and_both_used_never_equivocates() {
     // then moves in the original.
     let copy = dir.path("backup.log");
     std::fs::copy(&g_log, &copy).unwrap();
-    let legal: Vec<String> = guest.games(&server).0[0]["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap().to_string())
-        .collect();
+    let legal = legal(&guest, &server);
     guest.ok(&["move", g_log.to_str().unwrap(), &legal[0], "--server", &url]);
     // The copy, a move behind, is asked for another move at that place:
     // refused, and nothing is signed.
@@ -706,19 +710,37 @@ fn a_game_another_program_is_playing_is_listed_but_not_visited() {
     if host.games(&server).0[0]["my_turn"] != true {
         let view = guest.games(&server).0[0].clone();
         let square = view["legal"][0].as_str().unwrap();
-        guest.ok(&["move", view["log"].as_str().unwrap(), square, "--server", &server.url()]);
+        guest.ok(&[
+            "move",
+            view["log"].as_str().unwrap(),
+            square,
+            "--server",
+            &server.url(),
+        ]);
     }
     let before = std::fs::read(&h_log).unwrap();
-    let held = reversi::net::correspondence::LogLock::acquire(&h_log, std::time::Duration::ZERO)
-        .unwrap();
+    let held =
+        reversi::net::correspondence::LogLock::acquire(&h_log, std::time::Duration::ZERO).unwrap();
     let (listed, _) = host.games(&server);
     assert_eq!(listed.len(), 1);
     assert!(
-        listed[0]["status"].as_str().unwrap().contains("in play in another program"),
+        listed[0]["status"]
+            .as_str()
+            .unwrap()
+            .contains("in play in another program"),
         "{listed:?}"
     );
-    assert_eq!(std::fs::read(&h_log).unwrap(), before, "the log was left to its program");
+    assert_eq!(
+        std::fs::read(&h_log).unwrap(),
+        before,
+        "the log was left to its program"
+    );
     drop(held);
     let (listed, _) = host.games(&server);
-    assert!(!listed[0]["status"].as_str().unwrap().contains("another program"));
+    assert!(
+        !listed[0]["status"]
+            .as_str()
+            .unwrap()
+            .contains("another program")
+    );
 }
