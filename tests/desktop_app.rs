@@ -672,10 +672,16 @@ fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
                     .squares()
                     .next()
                     .unwrap();
-                harness
-                    .get_by_role_and_label(Role::Button, &square.to_string())
-                    .click();
+                // The snapshot is the game thread's, and may be ahead of
+                // the last frame drawn: draw it, then click if the square
+                // is there (else next round).
                 harness.step();
+                if let Some(button) =
+                    harness.query_by_role_and_label(Role::Button, &square.to_string())
+                {
+                    button.click();
+                    harness.step();
+                }
             }
         }
         if finished == 2 {
@@ -687,6 +693,11 @@ fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
     let b = guest.state().network_snapshot().unwrap();
     assert_eq!(a.outcome, b.outcome);
     assert_ne!(a.my_color, b.my_color);
+    assert!(a.safety_code.is_some());
+    assert_eq!(
+        a.safety_code, b.safety_code,
+        "both windows show one safety code"
+    );
     let first_log = a.log.clone().unwrap();
     let log_a = std::fs::read(a.log.unwrap()).unwrap();
     let log_b = std::fs::read(b.log.unwrap()).unwrap();

@@ -148,6 +148,17 @@ fn play_full_game(name: &str, rules: &[&str]) {
     let host_log = std::fs::read(dir.path("host.log")).unwrap();
     let guest_log = std::fs::read(dir.path("guest.log")).unwrap();
     assert_eq!(host_log, guest_log, "both logs identical byte for byte");
+    // Both programs show the same safety code.
+    let code_in = |stderr: &str| {
+        stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("safety code: "))
+            .map(|rest| rest[..23].to_string())
+    };
+    let host_stderr = std::fs::read_to_string(dir.path("host.stderr")).unwrap();
+    let guest_code = code_in(&text(&guest.stderr));
+    assert!(guest_code.is_some(), "{}", text(&guest.stderr));
+    assert_eq!(code_in(&host_stderr), guest_code);
     let report = audit(&dir.path("guest.log"));
     assert!(report.status.success(), "{}", text(&report.stderr));
 }

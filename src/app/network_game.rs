@@ -71,6 +71,8 @@ pub struct NetSnapshot {
     pub rematch_offered: bool,
     /// The hex SHA-256 of the log's bytes, and the records it was taken at.
     pub log_sha256: Option<(usize, String)>,
+    /// The safety code of the opponent's key and ours, once they said hello.
+    pub safety_code: Option<String>,
 }
 
 impl NetSnapshot {
@@ -484,8 +486,13 @@ async fn play(
     let event_wake = wake.clone();
     let mut on_event = move |event: &Event| {
         set(&events, &*event_wake, |s| match event {
-            Event::PeerIdentified { name, fingerprint } => {
-                s.opponent = Some((name.clone(), fingerprint.clone()))
+            Event::PeerIdentified {
+                name,
+                fingerprint,
+                safety_code,
+            } => {
+                s.opponent = Some((name.clone(), fingerprint.clone()));
+                s.safety_code = Some(safety_code.clone());
             }
             Event::Started { color } => s
                 .notices

@@ -182,6 +182,9 @@ pub struct RematchArgs {
     play: PlayFlags,
 }
 
+/// What the safety code is for, in a line.
+const SAFETY_CODE_HINT: &str = "your opponent sees the same code if nobody stands between you; compare it by voice if it matters";
+
 /// A `--server` value, checked (`https://` becomes `wss://`).
 pub(super) fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
     ServerUrl::parse(text).map_err(|e| CliError::Network(e.to_string()))
@@ -499,8 +502,13 @@ async fn play(
         inner,
     });
     let mut report = |event: &Event| match event {
-        Event::PeerIdentified { name, fingerprint } => {
-            eprintln!("opponent: {name} (key {fingerprint})")
+        Event::PeerIdentified {
+            name,
+            fingerprint,
+            safety_code,
+        } => {
+            eprintln!("opponent: {name} (key {fingerprint})");
+            eprintln!("safety code: {safety_code} — {SAFETY_CODE_HINT}");
         }
         Event::Started { color } => eprintln!("the colours are settled: you play {color}"),
         Event::Chose {

@@ -78,6 +78,10 @@ pub enum Event {
         name: String,
         /// Their key fingerprint.
         fingerprint: String,
+        /// The safety code of their key and ours: the same on their
+        /// screen unless someone stands between the two (see
+        /// [`crate::match_log::safety_code`]).
+        safety_code: String,
     },
     /// The colours are settled (by the coin, or by the choices after it):
     /// play begins.
@@ -774,6 +778,11 @@ impl Session {
             out.push(Output::Event(Event::PeerIdentified {
                 name: hello.name.clone(),
                 fingerprint: fingerprint.to_string(),
+                safety_code: crate::match_log::safety_code::SafetyCode::of(
+                    &self.identity.public_key(),
+                    &key,
+                )
+                .to_string(),
             }));
         }
         // Bring the peer up to date, or notice that the logs disagree.

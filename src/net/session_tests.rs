@@ -94,6 +94,17 @@ fn play_out(host: &mut Session, guest: &mut Session, seed: u64, limit: usize) {
 fn two_sessions_set_up_and_play_a_whole_game_with_identical_logs() {
     let (mut host, mut guest) = pair();
     let (host_events, guest_events) = connect(&mut host, &mut guest);
+    let codes: Vec<String> = [&host_events, &guest_events]
+        .iter()
+        .filter_map(|events| {
+            events.iter().find_map(|e| match e {
+                Event::PeerIdentified { safety_code, .. } => Some(safety_code.clone()),
+                _ => None,
+            })
+        })
+        .collect();
+    assert_eq!(codes.len(), 2);
+    assert_eq!(codes[0], codes[1], "both sides show the same safety code");
     assert!(
         host_events
             .iter()

@@ -10,6 +10,7 @@ pub mod identity;
 pub mod log_file;
 pub mod record;
 pub mod rules_proposal;
+pub mod safety_code;
 pub mod verify;
 
 pub use identity::{Fingerprint, Identity, PublicKey};
