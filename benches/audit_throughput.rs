@@ -6,15 +6,15 @@
 
 use std::time::Instant;
 
-use reversi::Rules;
+mod support;
+
 use reversi::match_log::Identity;
 use reversi::match_log::audit::audit_log_bytes;
-use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
+use reversi::match_log::builder::Players;
 use reversi::match_log::log_file::record_line;
 use reversi::match_log::record::Record;
-use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::match_log::verify::verify_log;
-use reversi::random_player::{RandomPlayer, SplitMix64};
+use reversi::random_player::SplitMix64;
 
 const GAMES: usize = 50;
 const ROUNDS: usize = 9;
@@ -27,23 +27,7 @@ fn game(seed: u64) -> Vec<Record> {
         host_nonce: g.bytes32(),
         guest_nonce: g.bytes32(),
     };
-    let terms = MatchTerms {
-        proposal: RulesProposal::fixed(Rules::default()),
-        deadline_secs: 3600,
-        host_name: "Alice".into(),
-        guest_name: "Bob".into(),
-    };
-    let mut builder = MatchBuilder::new(&terms, players, 1_796_000_000_000).unwrap();
-    let mut player = RandomPlayer::new(seed);
-    let mut clock = 1_796_000_000_000;
-    while let Some(position) = builder.verifier().current_position().copied() {
-        let Some(square) = player.choose(&position) else {
-            break;
-        };
-        clock += 1000;
-        builder.play(square, clock).unwrap();
-    }
-    builder.records().to_vec()
+    support::random_game(players, seed)
 }
 
 fn median_rate(mut run: impl FnMut()) -> (f64, f64, f64) {

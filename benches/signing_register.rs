@@ -8,13 +8,12 @@
 
 use std::time::Instant;
 
-use reversi::Rules;
+mod support;
+
 use reversi::data_dir::DataDir;
-use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
+use reversi::match_log::builder::Players;
 use reversi::match_log::record::Record;
-use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::match_log::{Identity, Seat};
-use reversi::random_player::RandomPlayer;
 
 const ROUNDS: usize = 9;
 
@@ -26,23 +25,7 @@ fn game(guest: &Identity, seed: u64) -> Vec<Record> {
         host_nonce: [1; 32],
         guest_nonce: [2; 32],
     };
-    let terms = MatchTerms {
-        proposal: RulesProposal::fixed(Rules::default()),
-        deadline_secs: 3600,
-        host_name: "Alice".into(),
-        guest_name: "Bob".into(),
-    };
-    let mut builder = MatchBuilder::new(&terms, players, 1_796_000_000_000).unwrap();
-    let mut player = RandomPlayer::new(seed);
-    let mut clock = 1_796_000_000_000;
-    while let Some(position) = builder.verifier().current_position().copied() {
-        let Some(square) = player.choose(&position) else {
-            break;
-        };
-        clock += 1000;
-        builder.play(square, clock).unwrap();
-    }
-    builder.records().to_vec()
+    support::random_game(players, seed)
 }
 
 fn median(mut samples: Vec<f64>) -> f64 {

@@ -55,6 +55,19 @@ impl Player {
         String::from_utf8(output.stdout).unwrap()
     }
 
+    /// `reversi join CODE --server URL --detach --log LOG`.
+    fn join_detached(&self, code: &str, url: &str, log: &Path) {
+        self.ok(&[
+            "join",
+            code,
+            "--server",
+            url,
+            "--detach",
+            "--log",
+            log.to_str().unwrap(),
+        ]);
+    }
+
     /// `reversi games --json`: the games listed, and what was said on the way.
     fn games(&self, server: &Server) -> (Vec<Value>, String) {
         let output = self.run(&["games", "--json", "--server", &server.url()]);
@@ -183,15 +196,7 @@ fn a_game_joined_with_a_named_log_is_found_there_and_never_signed_in_a_second_co
         "--log",
         h_log.to_str().unwrap(),
     ]);
-    guest.ok(&[
-        "join",
-        code.trim(),
-        "--server",
-        &url,
-        "--detach",
-        "--log",
-        g_log.to_str().unwrap(),
-    ]);
+    guest.join_detached(code.trim(), &url, &g_log);
     // Before the register, this restored a second copy into g/games and
     // signed the guest's setup step there.
     let (listed, said) = guest.games(&server);
@@ -228,15 +233,7 @@ fn a_setup_step_signed_from_another_data_directory_is_taken_from_the_mailbox_not
     let (host, guest) = (Player::new(&dir, "h"), Player::new(&dir, "g"));
     let g_log = dir.path("g.log");
     let code = host.ok(&["host", "--server", &url, "--detach", "--deadline", "1d"]);
-    guest.ok(&[
-        "join",
-        code.trim(),
-        "--server",
-        &url,
-        "--detach",
-        "--log",
-        g_log.to_str().unwrap(),
-    ]);
+    guest.join_detached(code.trim(), &url, &g_log);
     host.games(&server);
     // The same key on a second machine (a copied data directory, or an
     // older program's copy of the game): it visits first and signs the

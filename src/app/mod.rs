@@ -997,6 +997,8 @@ pub struct AppStatus {
     pub viewed: Option<String>,
     /// The hex SHA-256 of the network game's log bytes, when there is one.
     pub log_sha256: Option<String>,
+    /// The safety code of the network game's two keys, once known.
+    pub safety_code: Option<String>,
 }
 
 impl ReversiApp {
@@ -1256,6 +1258,7 @@ fn network_status(status: &mut AppStatus, snap: &network_game::NetSnapshot) {
         status.error = snap.error.clone();
     }
     status.log_sha256 = snap.log_sha256.as_ref().map(|(_, hash)| hash.clone());
+    status.safety_code = snap.safety_code.clone();
 }
 
 /// Opens the desktop client's window and runs it until it is closed.

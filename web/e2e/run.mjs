@@ -176,8 +176,17 @@ const scenarios = {
     const code = (await host.lines.next()).value;
     const started = Date.now();
     const { page, context } = await open(`#${code.split('@')[0]}&autojoin&name=Browser`);
-    await until(page, 'the colours', (s) => s.screen === 'game' && s.my_color, 60);
+    const colours = await until(page, 'the colours', (s) => s.screen === 'game' && s.my_color, 60);
     console.log(`  page load to colours drawn: ${Date.now() - started} ms`);
+    // The page and the native host show one safety code.
+    let native_code;
+    for (let i = 0; i < 100 && !native_code; i += 1) {
+      native_code = (host.stderr().match(/safety code: (\d{5} \d{5} \d{5} \d{5})/) || [])[1];
+      if (!native_code) await page.waitForTimeout(50);
+    }
+    if (!native_code || colours.safety_code !== native_code) {
+      throw new Error(`safety codes differ: page ${colours.safety_code}, native ${native_code}`);
+    }
     const s = await playToTheEnd(page);
     if ((await host.exited) !== 0) throw new Error(`the host failed: ${host.stderr()}`);
     await sameLogs(page, log, s);
