@@ -15,7 +15,9 @@ use crate::match_log::identity::Identity;
 use crate::match_log::log_file::{LoadedLog, parse_log, record_line};
 use crate::match_log::record::{Digest, hex};
 use crate::net::game_store::{GameStore, StoreError};
-use crate::net::signing_register::{RegisterError, Signed, SigningRegister, check, game_of};
+use crate::net::signing_register::{
+    RegisterError, Signed, SigningRegister, check, follows, game_of,
+};
 use crate::platform::web::{store, stored, stored_keys};
 
 const IDENTITY_KEY: &str = "reversi.identity";
@@ -220,10 +222,8 @@ impl BrowserRegister {
     pub fn lost_record(&self, records: &[Record]) -> Option<Record> {
         let game = game_of(records.first()?);
         let (signed, record) = self.latest(&game).ok()??;
-        let follows = signed.seq as usize == records.len()
-            && records.last().map(Record::hash) == Some(record.content().prev);
         let here = signed.log.ends_with(&format!(" {}", self.room));
-        (follows && here).then_some(record)
+        (follows(records, &record) && here).then_some(record)
     }
 }
 

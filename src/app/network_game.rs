@@ -319,10 +319,9 @@ fn run(
                 let mut records = loaded.records.clone();
                 // A record of ours registered but not logged (the program
                 // stopped in between) is put back, not signed again.
-                if let Some(lost) = register.lost_record(&log, &records) {
-                    writer.append(&lost).map_err(|e| e.to_string())?;
-                    records.push(lost);
-                }
+                register
+                    .put_back_lost(&log, &mut records, &mut writer)
+                    .map_err(|e| e.to_string())?;
                 let session =
                     game_setup::resume(identity, records, false).map_err(|e| e.to_string())?;
                 let room = RoomFile::read(&log);

@@ -387,13 +387,13 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
     let register = data_dir.register(&identity.public_key());
     let mut writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
     let mut records = loaded.records.clone();
-    if let Some(lost) = register.lost_record(&args.log, &records) {
-        writer.append(&lost).map_err(CliError::LogFile)?;
+    let put_back = register
+        .put_back_lost(&args.log, &mut records, &mut writer)
+        .map_err(CliError::LogFile)?;
+    if let Some(seq) = put_back {
         eprintln!(
-            "record {} was signed and registered, but the program stopped before logging it: put back",
-            lost.content().seq
+            "record {seq} was signed and registered, but the program stopped before logging it: put back"
         );
-        records.push(lost);
     }
     let mut session = game_setup::resume(identity, records, false)
         .map_err(|e| CliError::Network(e.to_string()))?;

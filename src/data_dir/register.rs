@@ -32,11 +32,11 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::DataDir;
-use crate::match_log::log_file::read_log;
+use crate::match_log::log_file::{LogFileError, LogWriter, read_log};
 use crate::match_log::record::{Digest, hex};
 use crate::match_log::{PublicKey, Record};
 use crate::net::signing_register::{
-    RegisterError, SharedRegister, Signed, SigningRegister, check, game_of,
+    RegisterError, SharedRegister, Signed, SigningRegister, check, follows, game_of,
 };
 
 /// The register's folder inside the data directory.
@@ -442,16 +442,38 @@ impl GameRegister {
         })
     }
 
-    /// The record registered as this side's latest in the game of
-    /// `records` when it is exactly the next one and was written for
-    /// `log`: the program stopped after registering it and before the log
-    /// held it. The caller appends it to the log.
-    pub fn lost_record(&self, log: &Path, records: &[Record]) -> Option<Record> {
-        let game = game_of(records.first()?);
-        let (signed, record) = self.entry(&game).ok()?.signed?;
-        let follows = signed.seq as usize == records.len()
-            && records.last().map(Record::hash) == Some(record.content().prev);
-        (follows && Path::new(&signed.log) == absolute(log)).then_some(record)
+    /// Puts back the record registered as this side's latest in the game
+    /// of `records` (the log at `log`, open in `writer`) when it is exactly
+    /// the next one, was written for this log, and verifies after it: the
+    /// program stopped after registering it and before the log held it.
+    /// Returns its place.
+    pub fn put_back_lost(
+        &self,
+        log: &Path,
+        records: &mut Vec<Record>,
+        writer: &mut LogWriter,
+    ) -> Result<Option<u32>, LogFileError> {
+        let Some(game) = records.first().map(game_of) else {
+            return Ok(None);
+        };
+        let Some((signed, record)) = self.entry(&game).ok().and_then(|e| e.signed) else {
+            return Ok(None);
+        };
+        if !follows(records, &record) || Path::new(&signed.log) != absolute(log) {
+            return Ok(None);
+        }
+        records.push(record.clone());
+        if crate::match_log::verify_log(records).is_err() {
+            records.pop();
+            return Ok(None);
+        }
+        writer.append(&record)?;
+        tracing::info!(
+            "{}: record {} was signed and registered but not yet logged; put back",
+            log.display(),
+            signed.seq
+        );
+        Ok(Some(signed.seq))
     }
 
     /// The logs in the default games folder that hold `game`, other than
@@ -601,7 +623,125 @@ impl crate::net::correspondence::GameHomes for GameRegister {
         GameRegister::for_log(self, log)
     }
 
-    fn lost_record(&self, log: &Path, records: &[Record]) -> Option<Record> {
-        GameRegister::lost_record(self, log, records)
+    fn put_back_lost(
+        &self,
+        log: &Path,
+        records: &mut Vec<Record>,
+        writer: &mut LogWriter,
+    ) -> Result<Option<u32>, LogFileError> {
+        GameRegister::put_back_lost(self, log, records, writer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::match_log::builder::{MatchBuilder, MatchTerms, Players};
+    use crate::match_log::log_file::write_log;
+    use crate::match_log::rules_proposal::RulesProposal;
+    use crate::match_log::{Identity, Seat};
+    use crate::{Preset, Rules};
+
+    fn data_dir(name: &str) -> DataDir {
+        let dir =
+            std::env::temp_dir().join(format!("reversi-register-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        DataDir::resolve(Some(&dir)).unwrap()
+    }
+
+    /// A game set up and four moves in, with `guest` as the guest; the
+    /// place of the guest's last record.
+    fn game(guest: &Identity) -> (Vec<Record>, usize) {
+        let terms = MatchTerms {
+            proposal: RulesProposal::fixed(Rules::preset(Preset::Othello)),
+            deadline_secs: 3600,
+            host_name: "Ann".into(),
+            guest_name: "Ben".into(),
+        };
+        let players = Players {
+            host: Identity::from_secret_bytes(&[5; 32]),
+            guest: guest.clone(),
+            host_nonce: [1; 32],
+            guest_nonce: [2; 32],
+        };
+        let mut game = MatchBuilder::new(&terms, players, 1_000).unwrap();
+        for square in ["f5", "d6", "c3", "d3"] {
+            game.play(square.parse().unwrap(), 2_000).unwrap();
+        }
+        let records = game.records().to_vec();
+        let last = records
+            .iter()
+            .rposition(|r| r.content().author == Seat::Guest)
+            .unwrap();
+        (records, last)
+    }
+
+    fn open(log: &Path) -> (Vec<Record>, LogWriter) {
+        let loaded = read_log(log).unwrap();
+        let writer = LogWriter::open_append(log, &loaded).unwrap();
+        (loaded.records, writer)
+    }
+
+    #[test]
+    fn a_record_registered_but_not_logged_is_put_back_into_its_own_log_only() {
+        let data = data_dir("lost");
+        let me = data.identity().unwrap();
+        let register = data.register(&me.public_key());
+        let (records, last) = game(&me);
+        let (log, other) = (data.path().join("a.log"), data.path().join("b.log"));
+        write_log(&log, &records[..last]).unwrap();
+        write_log(&other, &records[..last]).unwrap();
+        // Registered for a.log; the program stopped before logging it.
+        register
+            .for_log(&log)
+            .claim(&records[..last], &records[last])
+            .unwrap();
+        let (mut held, mut writer) = open(&other);
+        assert_eq!(
+            register
+                .put_back_lost(&other, &mut held, &mut writer)
+                .unwrap(),
+            None
+        );
+        assert_eq!(read_log(&other).unwrap().records, &records[..last]);
+        let (mut held, mut writer) = open(&log);
+        assert_eq!(
+            register
+                .put_back_lost(&log, &mut held, &mut writer)
+                .unwrap(),
+            Some(last as u32)
+        );
+        assert_eq!(held, &records[..=last]);
+        assert_eq!(read_log(&log).unwrap().records, &records[..=last]);
+        let (mut held, mut writer) = open(&log);
+        assert_eq!(
+            register
+                .put_back_lost(&log, &mut held, &mut writer)
+                .unwrap(),
+            None
+        );
+        let _ = fs::remove_dir_all(data.path());
+    }
+
+    #[test]
+    fn a_damaged_register_file_stops_signing_with_its_place_and_reason() {
+        let data = data_dir("damaged");
+        let me = data.identity().unwrap();
+        let register = data.register(&me.public_key());
+        let (records, last) = game(&me);
+        let log = data.path().join("a.log");
+        let handle = register.for_log(&log);
+        handle.claim(&records[..1], &records[1]).unwrap();
+        let file = register.file(&game_of(&records[0]));
+        fs::write(&file, "{\"format\":1,\"game\":\"00\"}").unwrap();
+        let err = handle.claim(&records[..last], &records[last]).unwrap_err();
+        match err {
+            RegisterError::Storage { place, reason } => {
+                assert_eq!(place, file.display().to_string());
+                assert!(reason.contains("another game"), "{reason}");
+            }
+            e => panic!("expected a storage error, got {e}"),
+        }
+        let _ = fs::remove_dir_all(data.path());
     }
 }

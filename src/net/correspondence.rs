@@ -50,9 +50,15 @@ pub trait GameHomes: Send + Sync {
     fn mark_copies(&self, game: &Digest, copies: &[PathBuf]) -> Result<(), RegisterError>;
     /// The register a session on the log at `log` signs through.
     fn for_log(&self, log: &Path) -> SharedRegister;
-    /// A record of this side registered for `log` as the next after
-    /// `records` but missing from it (the program stopped in between).
-    fn lost_record(&self, log: &Path, records: &[Record]) -> Option<Record>;
+    /// Puts back into the log at `log` (open in `writer`, holding
+    /// `records`) a record of this side the register holds as the next
+    /// one but the log lost (the program stopped in between); its place.
+    fn put_back_lost(
+        &self,
+        log: &Path,
+        records: &mut Vec<Record>,
+        writer: &mut LogWriter,
+    ) -> Result<Option<u32>, LogFileError>;
 }
 
 /// Why a visit to the mailbox failed.
@@ -179,26 +185,14 @@ impl OpenGame {
     ) -> Result<(OpenGame, Option<ServerUrl>), CorrespondenceError> {
         let lock = LogLock::acquire(path, wait)?;
         let loaded = read_log(path)?;
-        let mut records = loaded.records.clone();
-        let mut session = Session::resume(identity.clone(), records.clone()).map_err(|error| {
-            CorrespondenceError::Resume {
+        let mut writer = LogWriter::open_append(path, &loaded)?;
+        let mut records = loaded.records;
+        homes.put_back_lost(path, &mut records, &mut writer)?;
+        let mut session =
+            Session::resume(identity, records).map_err(|error| CorrespondenceError::Resume {
                 path: path.to_path_buf(),
                 error,
-            }
-        })?;
-        let mut writer = LogWriter::open_append(path, &loaded)?;
-        if let Some(lost) = homes.lost_record(path, &records) {
-            records.push(lost.clone());
-            if let Ok(restored) = Session::resume(identity, records) {
-                writer.append(&lost)?;
-                tracing::info!(
-                    "{}: record {} was signed and registered but not yet logged; put back",
-                    path.display(),
-                    lost.content().seq
-                );
-                session = restored;
-            }
-        }
+            })?;
         session.set_register(homes.for_log(path));
         let room_file = RoomFile::read(path);
         let game = OpenGame {

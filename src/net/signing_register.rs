@@ -146,6 +146,12 @@ pub fn check(
     })
 }
 
+/// Whether `record` is exactly the next record after `records`.
+pub fn follows(records: &[Record], record: &Record) -> bool {
+    record.content().seq as usize == records.len()
+        && records.last().map(Record::hash) == Some(record.content().prev)
+}
+
 /// Keeps what an identity signed. Implementations write the new latest
 /// record durably before `claim` returns `Ok`, and serialise concurrent
 /// claims on one identity.
