@@ -129,14 +129,7 @@ fn read_bounded(path: &Path) -> Result<String, CliError> {
 
 /// Writes a new file readable by its owner only.
 fn write_owner_only(path: &Path, text: &str) -> Result<(), CliError> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(path).map_err(io_error(path))?;
+    let mut file = crate::data_dir::create_private(path).map_err(io_error(path))?;
     file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
         .map_err(io_error(path))

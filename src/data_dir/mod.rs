@@ -252,10 +252,9 @@ fn read_key(path: &Path, file: File) -> Result<Identity, DataDirError> {
     Ok(Identity::from_secret_bytes(&secret))
 }
 
-/// Writes the key to a temporary file readable by the owner only, flushes
-/// it, then renames it into place: a crash leaves either no key or a whole one.
-fn write_key_atomically(path: &Path, identity: &Identity) -> Result<(), DataDirError> {
-    let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
+/// Creates a new file (never one that exists) readable and writable by its
+/// owner only: for keys, and keys sealed for export.
+pub fn create_private(path: &Path) -> std::io::Result<File> {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -263,7 +262,14 @@ fn write_key_atomically(path: &Path, identity: &Identity) -> Result<(), DataDirE
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let mut file = options.open(&temporary).map_err(io_error(&temporary))?;
+    options.open(path)
+}
+
+/// Writes the key to a temporary file readable by the owner only, flushes
+/// it, then renames it into place: a crash leaves either no key or a whole one.
+fn write_key_atomically(path: &Path, identity: &Identity) -> Result<(), DataDirError> {
+    let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
+    let mut file = create_private(&temporary).map_err(io_error(&temporary))?;
     let text = format!(
         "{}\n",
         data_encoding::HEXLOWER.encode(&identity.secret_bytes())
