@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::DataDir;
 use crate::match_log::log_file::{LogFileError, LogWriter, read_log};
 use crate::match_log::record::{Digest, hex};
-use crate::match_log::{PublicKey, Record};
+use crate::match_log::{PublicKey, Record, Seat};
 use crate::net::signing_register::{
     RegisterError, SharedRegister, Signed, SigningRegister, check, follows, game_of,
 };
@@ -417,7 +417,7 @@ impl GameRegister {
         game: &Digest,
         log: &Path,
         records: &[Record],
-        seat: crate::match_log::Seat,
+        seat: Seat,
     ) -> Result<(), RegisterError> {
         let game = *game;
         let log = log.to_path_buf();
@@ -425,19 +425,7 @@ impl GameRegister {
             let mut entry = self.entry(&game)?;
             entry.home = Some(log.clone());
             entry.copies.clear();
-            entry.signed = {
-                let record = records.iter().rev().find(|r| r.content().author == seat);
-                record.map(|record| {
-                    (
-                        Signed {
-                            seq: record.content().seq,
-                            hash: record.hash(),
-                            log: log.display().to_string(),
-                        },
-                        record.clone(),
-                    )
-                })
-            };
+            entry.signed = latest_of(records, seat, &log);
             self.write(&game, &entry)
         })
     }
@@ -498,11 +486,31 @@ impl GameRegister {
 }
 
 /// The seat `key` holds in the game of `records`.
-fn seat_of(records: &[Record], key: &PublicKey) -> Option<crate::match_log::Seat> {
+fn seat_of(records: &[Record], key: &PublicKey) -> Option<Seat> {
     let verifier = crate::match_log::verify_log(records).ok()?;
-    [crate::match_log::Seat::Host, crate::match_log::Seat::Guest]
+    [Seat::Host, Seat::Guest]
         .into_iter()
         .find(|&s| verifier.player(s).is_some_and(|p| p.key == *key))
+}
+
+/// What the register notes of `record`, kept in the log at `log`.
+fn kept_in(record: &Record, log: &Path) -> (Signed, Record) {
+    let signed = Signed {
+        seq: record.content().seq,
+        hash: record.hash(),
+        log: log.display().to_string(),
+    };
+    (signed, record.clone())
+}
+
+/// The latest record `seat` signed in `records` (the log at `log`), as
+/// the register notes it.
+fn latest_of(records: &[Record], seat: Seat, log: &Path) -> Option<(Signed, Record)> {
+    records
+        .iter()
+        .rev()
+        .find(|r| r.content().author == seat)
+        .map(|r| kept_in(r, log))
 }
 
 /// Whether one chain is the start of the other.
@@ -533,24 +541,18 @@ impl LogRegister {
             home: Some(self.log.clone()),
             ..Entry::default()
         };
-        let mut latest: Option<(Signed, Record)> = chain
-            .iter()
-            .rev()
-            .find(|r| r.content().author == author)
-            .map(|r| (self.signed(r, &self.log), r.clone()));
+        let mut latest = latest_of(chain, author, &self.log);
         let mut disagreeing = Vec::new();
         for (path, records) in self.register.copies_in_games_dir(game, &self.log) {
             if !agree(chain, &records) {
                 disagreeing.push(path);
                 continue;
             }
-            let theirs = records.iter().rev().find(|r| r.content().author == author);
-            if let Some(theirs) = theirs
-                && latest
-                    .as_ref()
-                    .is_none_or(|(s, _)| theirs.content().seq > s.seq)
+            let theirs = latest_of(&records, author, &path);
+            if let Some((signed, _)) = &theirs
+                && latest.as_ref().is_none_or(|(s, _)| signed.seq > s.seq)
             {
-                latest = Some((self.signed(theirs, &path), theirs.clone()));
+                latest = theirs;
             }
         }
         if !disagreeing.is_empty() {
@@ -560,14 +562,6 @@ impl LogRegister {
         }
         entry.signed = latest;
         Ok(entry)
-    }
-
-    fn signed(&self, record: &Record, log: &Path) -> Signed {
-        Signed {
-            seq: record.content().seq,
-            hash: record.hash(),
-            log: log.display().to_string(),
-        }
     }
 }
 
@@ -596,7 +590,7 @@ impl SigningRegister for LogRegister {
             }
             check(entry.signed.as_ref().map(|(s, _)| s), chain, record)?;
             entry.home.get_or_insert_with(|| self.log.clone());
-            entry.signed = Some((self.signed(record, &self.log), record.clone()));
+            entry.signed = Some(kept_in(record, &self.log));
             register.write(&game, &entry)
         })
     }
