@@ -74,14 +74,16 @@ async fn one_game(
     };
     let host_log = dir.join(format!("host-{game}.log"));
     let guest_log = dir.join(format!("guest-{game}.log"));
-    let prefix = identity(1).public_key().fingerprint().as_compact()[..5].to_string();
+    let invite = reversi::match_log::invite::InviteSecret::from_bytes(*b"K7QFM2XAPZ");
+    let code =
+        reversi::net::room_code::Invitation::typed(invite.clone(), &identity(1).public_key());
     let mut host = Driver::new(
-        Session::host(identity(1), "Ann".into(), terms),
+        Session::host(identity(1), "Ann".into(), terms, &invite),
         LogWriter::create(&host_log).unwrap(),
         config(&format!("host-{game}.log")),
     );
     let mut guest = Driver::new(
-        Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec()),
+        Session::guest(identity(2), "Ben".into(), code),
         LogWriter::create(&guest_log).unwrap(),
         config(&format!("guest-{game}.log")),
     );

@@ -195,8 +195,9 @@ fn a_code_for_a_room_nobody_hosts_times_out_clearly() {
             Default::default(),
         ))
         .unwrap();
+    let nobody = reversi::match_log::Identity::from_secret_bytes(&[9; 32]).public_key();
     let code = reversi::net::room_code::RoomCode::generate(
-        "ABCDEFGH",
+        &nobody,
         Some(reversi::net::server_url::ServerUrl::from_socket_addr(
             server.addr,
         )),

@@ -283,7 +283,7 @@ fn run(
                 let (code, session, url) = (hosted.code, hosted.session, hosted.room_url);
                 let log = games.join(format!("{}.log", code.room()));
                 set(&shared, &*wake, |s| {
-                    s.code = Some(code.to_string());
+                    s.code = Some(code.full());
                     s.status = "waiting for the opponent".into();
                 });
                 let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
@@ -295,7 +295,8 @@ fn run(
                         .map_err(|e| e.to_string())?;
                 let log = games.join(format!("{}.log", code.room()));
                 set(&shared, &*wake, |s| s.status = "connecting".into());
-                let (session, url) = game_setup::join(identity, &settings.name, &code, &server);
+                let (session, url) = game_setup::join(identity, &settings.name, &code, &server)
+                    .map_err(|e| e.to_string())?;
                 let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
                 (session, writer, url, log, Some(game_setup::JOIN_WAIT))
             }
@@ -597,7 +598,7 @@ async fn run_web(
             .map_err(|e| e.to_string())?;
             let room = hosted.code.room().to_string();
             set(&shared, &*wake, |s| {
-                s.code = Some(hosted.code.to_string());
+                s.code = Some(hosted.code.full());
                 s.status = "waiting for the opponent".into();
             });
             let store = BrowserLog::create(&room).map_err(browser_error)?;

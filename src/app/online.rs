@@ -343,8 +343,8 @@ impl ReversiApp {
         );
         if let Ok(checked) = code.parse::<RoomCode>() {
             ui.label(format!(
-                "The host's key begins {} (the game checks it when you connect){}.",
-                checked.host_fingerprint_prefix(),
+                "The host must have {} and prove it made this code when you connect{}.",
+                checked.invitation().host(),
                 checked
                     .server()
                     .map_or(String::new(), |s| format!("; you meet through {s}"))
@@ -593,6 +593,7 @@ impl ReversiApp {
                 Part::Top => {
                     // Before the board, the code has the middle of the window.
                     if let Some(code) = snap.code.as_ref().filter(|_| snap.position.is_some()) {
+                        let code = typed_code(code);
                         ui.label("Room code:");
                         ui.add(
                             egui::Label::new(egui::RichText::new(code).monospace())
@@ -792,6 +793,8 @@ fn invite(ui: &mut egui::Ui, code: Option<&str>, host_name: &str) {
             .ok()
             .and_then(|c| c.invite_link())
             .map(|link| super::invite_from(link, host_name));
+        let code = typed_code(code);
+        let code = code.as_str();
         if let Some(link) = &link {
             ui.label(egui::RichText::new("Send your friend this link:").size(18.0));
             ui.add_space(8.0);
@@ -833,7 +836,15 @@ fn invite(ui: &mut egui::Ui, code: Option<&str>, host_name: &str) {
         } else {
             "They join from Reversi's Join a game. The board appears once you are connected and the coin is flipped."
         });
+        ui.add_space(8.0);
+        ui.small(crate::net::room_code::WHAT_A_CODE_PROTECTS);
     });
+}
+
+/// The form of a kept code (see [`RoomCode::full`]) a person reads out.
+fn typed_code(code: &str) -> String {
+    code.parse::<RoomCode>()
+        .map_or_else(|_| code.to_string(), |c| c.to_string())
 }
 
 /// The bytes of a network game's log: natively the file, in the browser

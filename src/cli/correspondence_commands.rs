@@ -19,7 +19,7 @@ use crate::net::mailbox::Mailbox;
 use crate::net::room_code::RoomCode;
 use crate::net::room_file::RoomFile;
 use crate::net::server_url::ServerUrl;
-use crate::net::session::{ActionError, HostTerms, Session};
+use crate::net::session::{ActionError, HostTerms, Session, genesis_fits_code};
 
 /// Arguments of `reversi games`.
 #[derive(Debug, Clone, Args)]
@@ -144,22 +144,17 @@ pub fn host_detached(
     })?)?;
     let identity = data_dir.identity()?;
     let fingerprint = identity.public_key().fingerprint();
-    let code = RoomCode::generate(fingerprint.as_compact(), Some(server.clone()))
+    let code = RoomCode::generate(&identity.public_key(), Some(server.clone()))
         .map_err(|e| CliError::Random(e.to_string()))?;
+    let secret = code.secret().expect("a new code is of version 2");
     let log = match log {
         Some(path) => path.to_path_buf(),
         None => default_log(data_dir, code.room())?,
     };
     let now = clock_ms()?;
     let register = data_dir.register_for(&identity, &log);
-    let (session, outputs) = Session::host_open(
-        identity,
-        name.to_string(),
-        terms,
-        code.room().as_bytes(),
-        now,
-        register,
-    )?;
+    let (session, outputs) =
+        Session::host_open(identity, name.to_string(), terms, secret, now, register)?;
     let mut writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
     write_room_file(RoomFile::new(server.room_url(code.room()), None), &log)?;
     let mut visit = Visit::default();
@@ -227,6 +222,9 @@ pub fn join_detached(
         .block_on(mailbox.room(code.room()))
         .map_err(mailbox_error)?;
     let now = clock_ms()?;
+    // Games in the room that the code does not admit, and why: what a
+    // server (or anyone who learnt the room name) may have posted there.
+    let mut refused = Vec::new();
     for game in listed {
         let Some((_, records)) = runtime
             .block_on(mailbox.records(&game.game_id, 0))
@@ -237,6 +235,10 @@ pub fn join_detached(
         let Some(genesis) = records.first().cloned() else {
             continue;
         };
+        if let Err(reason) = genesis_fits_code(&genesis, code.invitation()) {
+            refused.push(reason);
+            continue;
+        }
         // The game has a home already (joined before from another log):
         // go on there, never in a second copy.
         let home = register.home(&game.game_id)?;
@@ -247,8 +249,12 @@ pub fn join_detached(
         let log = home.unwrap_or_else(|| log.clone());
         if records.len() > 1 {
             // Accepted already: by us (our log was lost), or by someone else.
-            let Ok(verified) = verify_log(&records) else {
-                continue;
+            let verified = match verify_log(&records) {
+                Ok(verified) => verified,
+                Err(e) => {
+                    refused.push(format!("its records in the mailbox do not verify: {e}"));
+                    continue;
+                }
             };
             if verified.player(Seat::Guest).map(|g| g.key) != Some(me) {
                 return Err(CliError::Network(format!(
@@ -269,8 +275,7 @@ pub fn join_detached(
         let mut session = Session::guest(
             identity.clone(),
             name.to_string(),
-            code.host_fingerprint_prefix().to_string(),
-            code.room().as_bytes().to_vec(),
+            code.invitation().clone(),
         );
         session.set_register(register.for_log(&log));
         let Ok(outputs) = session.relayed(genesis, now) else {
@@ -311,8 +316,15 @@ pub fn join_detached(
             "accepted the game of {host}; the host reveals next, then the coin is flipped\n"
         ));
     }
+    let refused = match refused.first() {
+        None => String::new(),
+        Some(first) => format!(
+            " ({} other game(s) there refused, not made with this code: {first})",
+            refused.len()
+        ),
+    };
     Err(CliError::Network(format!(
-        "the mailbox of {server} holds no game in room {} from the host the code names; the host may be waiting live (join without --detach)",
+        "the mailbox of {server} holds no game in room {} from the host the code names{refused}; the host may be waiting live (join without --detach)",
         code.room()
     )))
 }

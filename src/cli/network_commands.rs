@@ -257,6 +257,10 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
         write_room_file(&log, &url, embedded.as_ref().map(|s| s.addr))?;
         session.set_register(register.for_log(&log));
         eprintln!("room code {code} — waiting for the opponent (your key {fingerprint})");
+        if let Some(link) = code.invite_link() {
+            eprintln!("invite link (carries your whole key): {link}");
+        }
+        eprintln!("{}", crate::net::room_code::WHAT_A_CODE_PROTECTS);
         let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
         let config = args.play.driver_config(url, log, None);
         // Spectators follow the game in a stand-alone server's mailbox.
@@ -310,7 +314,8 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         None => default_log(data_dir, code.room())?,
     };
     let register = data_dir.register_for(&identity, &log);
-    let (mut session, url) = game_setup::join(identity, &args.name, &code, &server_url);
+    let (mut session, url) = game_setup::join(identity, &args.name, &code, &server_url)
+        .map_err(|e| CliError::Network(e.to_string()))?;
     session.set_register(register);
     write_room_file(&log, &url, None)?;
     let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;

@@ -20,17 +20,24 @@ use super::server_url::ServerUrl;
 use super::session::{ColorQuestion, Event, Output, ResumeError, Session};
 use super::signing_register::{RegisterError, SharedRegister, game_of};
 use crate::engine::Color;
+use crate::match_log::invite::AcceptProof;
 use crate::match_log::log_file::{LogFileError, LogWriter, read_log, write_log};
 use crate::match_log::record::{Digest, hex};
 use crate::match_log::verify::Phase;
 use crate::match_log::{Body, Identity, Record, Seat, verify_log};
 
-/// The room of an open game once accepted: the acceptance shows it.
+/// The room of an open game once accepted: the acceptance shows it (the
+/// room name itself in version 1; in version 2 the invite key, whose hash
+/// the room name is).
 pub fn room_of(records: &[Record]) -> Option<String> {
     records.iter().find_map(|r| match &r.content().body {
-        Body::OpenAccept(accept) => String::from_utf8(accept.invite_secret.clone())
-            .ok()
-            .filter(|room| room.chars().all(|c| c.is_ascii_alphanumeric())),
+        Body::OpenAccept(accept) if r.content().version == 1 => {
+            String::from_utf8(accept.invite_proof.clone())
+                .ok()
+                .filter(|room| room.chars().all(|c| c.is_ascii_alphanumeric()))
+        }
+        Body::OpenAccept(accept) => AcceptProof::from_bytes(&accept.invite_proof)
+            .map(|proof| crate::match_log::invite::room_of(&proof.invite_key)),
         _ => None,
     })
 }

@@ -400,12 +400,22 @@ fn host_session() -> Session {
         proposal: RulesProposal::fixed(Rules::default()),
         deadline_secs: 3600,
     };
-    Session::host(identity(1), "Ann".into(), terms)
+    Session::host(identity(1), "Ann".into(), terms, &invite())
+}
+
+/// The secret of the code the host gives out.
+fn invite() -> crate::match_log::invite::InviteSecret {
+    crate::match_log::invite::InviteSecret::from_bytes(*b"K7QFM2XAPZ")
+}
+
+/// A guest of the host above, with its code.
+fn guest_with(seed: u64, name: &str) -> Session {
+    let code = crate::net::room_code::Invitation::typed(invite(), &identity(1).public_key());
+    Session::guest(identity(seed), name.into(), code)
 }
 
 fn guest_session() -> Session {
-    let prefix = identity(1).public_key().fingerprint().as_compact()[..5].to_string();
-    Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec())
+    guest_with(2, "Ben")
 }
 
 /// A host and a guest in one room, the guest's mover calling `fault`
@@ -553,12 +563,7 @@ fn a_third_player_is_told_the_room_is_full() {
     let game = Game::new();
     let (mut host, _) = driver(host_session(), &game.world, "host", &game.clock);
     let (mut guest, _) = driver(guest_session(), &game.world, "guest", &game.clock);
-    let third = Session::guest(
-        identity(3),
-        "Cy".into(),
-        identity(1).public_key().fingerprint().as_compact()[..5].to_string(),
-        b"ROOM".to_vec(),
-    );
+    let third = guest_with(3, "Cy");
     let (mut third, third_store) = driver(third, &game.world, "third", &game.clock);
     let clock = game.clock.clone();
     let late = async {

@@ -30,6 +30,13 @@ pub enum SetupError {
     /// The stored log cannot be played on.
     #[error(transparent)]
     Resume(#[from] ResumeError),
+    /// A code of version 1 for a live game: its host runs an older
+    /// version, and such a code lets the signaling server answer in the
+    /// host's place.
+    #[error(
+        "this room code comes from an older version of Reversi (17 characters; codes are now 21): ask the host to update and send a new code"
+    )]
+    OldCode,
 }
 
 /// A game hosted in a fresh room.
@@ -53,10 +60,11 @@ pub fn host(
     server: &ServerUrl,
     advertised: Option<ServerUrl>,
 ) -> Result<Hosted, SetupError> {
-    let code = RoomCode::generate(identity.public_key().fingerprint().as_compact(), advertised)
+    let code = RoomCode::generate(&identity.public_key(), advertised)
         .map_err(|e| SetupError::Random(e.to_string()))?;
     let room_url = server.room_url(code.room());
-    let session = Session::host(identity, name.to_string(), terms);
+    let secret = code.secret().expect("a new code is of version 2");
+    let session = Session::host(identity, name.to_string(), terms, secret);
     Ok(Hosted {
         code,
         session,
@@ -85,14 +93,12 @@ pub fn join(
     name: &str,
     code: &RoomCode,
     server: &ServerUrl,
-) -> (Session, String) {
-    let session = Session::guest(
-        identity,
-        name.to_string(),
-        code.host_fingerprint_prefix().to_string(),
-        code.room().as_bytes().to_vec(),
-    );
-    (session, server.room_url(code.room()))
+) -> Result<(Session, String), SetupError> {
+    if code.is_legacy() {
+        return Err(SetupError::OldCode);
+    }
+    let session = Session::guest(identity, name.to_string(), code.invitation().clone());
+    Ok((session, server.room_url(code.room())))
 }
 
 /// A session that goes on from stored records. `held`: the store may have
@@ -133,26 +139,26 @@ mod tests {
         let lan = server("ws://192.168.1.5:3536");
         let hosted = host(identity(1), "Ann", terms, &local, Some(lan.clone())).unwrap();
         assert_eq!(hosted.code.server(), Some(&lan));
-        let fingerprint = identity(1).public_key().fingerprint();
-        assert!(hosted.code.matches_host(fingerprint.as_compact()));
+        assert!(hosted.code.matches_host(&identity(1).public_key()));
         assert_eq!(
             hosted.room_url,
             format!("ws://127.0.0.1:3536/{}", hosted.code.room())
         );
         // The guest's session for that code meets the host in the same room.
         let code: RoomCode = hosted.code.to_string().parse().unwrap();
-        let (_, url) = join(identity(2), "Ben", &code, &local);
+        let (_, url) = join(identity(2), "Ben", &code, &local).unwrap();
         assert_eq!(url, hosted.room_url);
     }
 
     #[test]
     fn a_guest_meets_the_host_through_the_chosen_server_then_the_codes_then_the_fallback() {
-        let named: RoomCode = RoomCode::generate("ANNKY", Some(server("ws://10.0.0.1:1")))
+        let ann = identity(1).public_key();
+        let named: RoomCode = RoomCode::generate(&ann, Some(server("ws://10.0.0.1:1")))
             .unwrap()
             .to_string()
             .parse()
             .unwrap();
-        let bare: RoomCode = RoomCode::generate("ANNKY", None)
+        let bare: RoomCode = RoomCode::generate(&ann, None)
             .unwrap()
             .to_string()
             .parse()

@@ -9,18 +9,21 @@
 use sha2::{Digest as _, Sha256};
 
 use super::signing_register::{RegisterError, SharedRegister};
-use super::wire::{Hello, MAX_MESSAGE_BYTES, PEER_PROTOCOL, WireMessage};
+use super::wire::{Hello, MAX_MESSAGE_BYTES, PEER_PROTOCOL, WireError, WireMessage};
 use crate::engine::{Color, Outcome, Position, Square};
 use crate::match_log::coin_flip::commitment;
 use crate::match_log::compare::EquivocationProof;
+use crate::match_log::invite::{
+    AcceptProof, InviteSecret, check_hello_proof, hello_proof, host_binding,
+};
 use crate::match_log::record::{
-    Accept, Body, ColorChoice, Digest, Genesis, MoveBody, OpenAccept, OpenGenesis,
-    PROTOCOL_VERSION, PlayerInfo, Record, RecordContent, RematchGenesis, Reveal, Seat,
-    TimeoutClaim, invite_commitment,
+    Accept, Body, ColorChoice, Digest, Genesis, MoveBody, OpenAccept, OpenGenesis, PlayerInfo,
+    Record, RecordContent, RematchGenesis, Reveal, Seat, TimeoutClaim,
 };
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::match_log::verify::{MatchVerifier, Phase, VerifyError};
 use crate::match_log::{Identity, PublicKey};
+use crate::net::room_code::{ExpectedHost, Invitation};
 
 /// Invalid messages tolerated from one connection before it is closed.
 pub const MAX_STRIKES: u32 = 8;
@@ -38,11 +41,11 @@ pub struct HostTerms {
 #[derive(Debug, Clone)]
 enum Start {
     Host(HostTerms),
-    /// From the room code: the host's fingerprint prefix, and the room
-    /// name, which an open genesis asks for as the invitation secret.
+    /// From a room code, or a rematch: the host expected, and the code's
+    /// invitation (none for a rematch, whose host is known by key).
     Guest {
-        host_prefix: String,
-        invite_secret: Vec<u8>,
+        host: ExpectedHost,
+        invitation: Option<Invitation>,
     },
     /// Resumed from a log: the game is already set up (at least its genesis).
     Resumed,
@@ -236,6 +239,69 @@ pub struct Session {
     held_for_heads: bool,
     /// What this identity signed, consulted before each signature.
     register: Option<SharedRegister>,
+    /// The invite key of the room code (a host's, or a guest's of a code
+    /// of version 2): it signs this side's hello.
+    invite_key: Option<Identity>,
+}
+
+/// Whether `record` is a genesis the holder of `invitation` may take from
+/// the mailbox: signed by the host the code names and, for an open game,
+/// made with the code (see [`check_relayed_genesis`]); the reason if not.
+pub fn genesis_fits_code(record: &Record, invitation: &Invitation) -> Result<(), String> {
+    let verifier = MatchVerifier::start(record).map_err(|e| e.to_string())?;
+    let expected = invitation.host();
+    match verifier.player(Seat::Host).map(|p| p.key) {
+        Some(key) if expected.admits(&key) => {
+            check_relayed_genesis(record, &key, &expected, Some(invitation))
+        }
+        _ => Err(format!(
+            "record 0: the genesis is not signed by the host the room code names ({expected})"
+        )),
+    }
+}
+
+/// Checks a genesis that came without its host in the room (from the
+/// mailbox) against the code: an open game of version 2 must bind the
+/// code's invite key to its host, since a typed code names only the start
+/// of the host's fingerprint; any other genesis is taken so only from the
+/// host a link names exactly.
+fn check_relayed_genesis(
+    record: &Record,
+    host: &PublicKey,
+    expected: &ExpectedHost,
+    invitation: Option<&Invitation>,
+) -> Result<(), String> {
+    let version = record.content().version;
+    match (invitation, &record.content().body) {
+        (Some(Invitation::Secret { secret, .. }), Body::OpenGenesis(g)) if version >= 2 => {
+            if g.invite == host_binding(&secret.invite_key().public_key(), host) {
+                Ok(())
+            } else {
+                Err("record 0: this open game was not made with your code's secret: someone other than the host who gave you the code posted it in the room".into())
+            }
+        }
+        (Some(Invitation::Secret { .. }), Body::OpenGenesis(_)) => Err(
+            "record 0: an open game of version 1 cannot be accepted with a code of version 2"
+                .into(),
+        ),
+        (Some(Invitation::Legacy { .. }), Body::OpenGenesis(_)) if version >= 2 => Err(
+            "record 0: an open game of version 2 needs the code it was made with, not a code of version 1"
+                .into(),
+        ),
+        (Some(Invitation::Legacy { .. }), _) => Ok(()),
+        _ if expected.is_exact() => Ok(()),
+        _ => Err(
+            "record 0: a genesis from a host that has not yet proved it holds the room code"
+                .into(),
+        ),
+    }
+}
+
+/// What the player reads when the peer's program speaks another version.
+fn version_mismatch(found: u16) -> String {
+    format!(
+        "version mismatch: the peer speaks protocol {found}, this program speaks {PEER_PROTOCOL}; both players need the same version of Reversi"
+    )
 }
 
 fn message(m: &WireMessage) -> Output {
@@ -295,6 +361,7 @@ impl Session {
             offer_told: false,
             held_for_heads: false,
             register: None,
+            invite_key: None,
         }
     }
 
@@ -331,7 +398,7 @@ impl Session {
         terms: HostTerms,
         rematch: RematchOf,
     ) -> Session {
-        let mut session = Session::host(identity, name, terms);
+        let mut session = Session::new(Seat::Host, identity, name, Start::Host(terms));
         session.rematch = Some(rematch);
         session
     }
@@ -339,8 +406,11 @@ impl Session {
     /// A guest waiting for a rematch of a finished game from its opponent:
     /// the offer is taken only with the player's consent.
     pub fn rematch_guest(identity: Identity, name: String, rematch: RematchOf) -> Session {
-        let prefix = rematch.opponent.fingerprint().as_compact().to_string();
-        let mut session = Session::guest(identity, name, prefix, Vec::new());
+        let start = Start::Guest {
+            host: ExpectedHost::Key(rematch.opponent),
+            invitation: None,
+        };
+        let mut session = Session::new(Seat::Guest, identity, name, start);
         session.rematch = Some(rematch);
         session
     }
@@ -385,9 +455,18 @@ impl Session {
             .then(|| WireMessage::DeclineRematch.encode())
     }
 
-    /// A host proposing `terms`.
-    pub fn host(identity: Identity, name: String, terms: HostTerms) -> Session {
-        Session::new(Seat::Host, identity, name, Start::Host(terms))
+    /// A host proposing `terms` to the holder of the room code whose
+    /// secret is `invite`: a guest is identified only with the proof that
+    /// it holds it, and this side's hello carries the same proof.
+    pub fn host(
+        identity: Identity,
+        name: String,
+        terms: HostTerms,
+        invite: &InviteSecret,
+    ) -> Session {
+        let mut session = Session::new(Seat::Host, identity, name, Start::Host(terms));
+        session.invite_key = Some(invite.invite_key());
+        session
     }
 
     /// A host proposing `terms` to whoever holds the room code, before
@@ -397,10 +476,11 @@ impl Session {
         identity: Identity,
         name: String,
         terms: HostTerms,
-        invite_secret: &[u8],
+        invite: &InviteSecret,
         now_ms: u64,
         register: SharedRegister,
     ) -> Result<(Session, Vec<Output>), RegisterError> {
+        let invite_key = invite.invite_key();
         let mut genesis = OpenGenesis {
             rules: terms.proposal.to_wire(),
             deadline_secs: terms.deadline_secs,
@@ -409,10 +489,11 @@ impl Session {
                 key: identity.public_key().to_bytes(),
             },
             host_commitment: [0; 32],
-            invite: invite_commitment(invite_secret),
+            invite: host_binding(&invite_key.public_key(), &identity.public_key()),
         };
         genesis.host_commitment = commitment(&open_host_nonce(&identity, &genesis, now_ms));
         let mut session = Session::new(Seat::Host, identity, name, Start::Host(terms));
+        session.invite_key = Some(invite_key);
         session.set_register(register);
         let record = session.sign(RecordContent::open_genesis(genesis, now_ms))?;
         let verifier = MatchVerifier::start(&record).expect("our own genesis is valid");
@@ -421,23 +502,22 @@ impl Session {
         Ok((session, out))
     }
 
-    /// A guest joining a room whose code names this host fingerprint prefix;
-    /// `invite_secret` is the code's room name (an open genesis asks for it).
-    pub fn guest(
-        identity: Identity,
-        name: String,
-        host_fingerprint_prefix: String,
-        invite_secret: Vec<u8>,
-    ) -> Session {
-        Session::new(
-            Seat::Guest,
-            identity,
-            name,
-            Start::Guest {
-                host_prefix: host_fingerprint_prefix,
-                invite_secret,
-            },
-        )
+    /// A guest joining with a room code: the host must be the one the
+    /// code names and, for a code of version 2, prove that it holds the
+    /// code's secret; this side's hello (and an acceptance of an open
+    /// game) proves the same.
+    pub fn guest(identity: Identity, name: String, invitation: Invitation) -> Session {
+        let invite_key = match &invitation {
+            Invitation::Secret { secret, .. } => Some(secret.invite_key()),
+            Invitation::Legacy { .. } => None,
+        };
+        let start = Start::Guest {
+            host: invitation.host(),
+            invitation: Some(invitation),
+        };
+        let mut session = Session::new(Seat::Guest, identity, name, start);
+        session.invite_key = invite_key;
+        session
     }
 
     /// Resumes from the records of a log file.
@@ -590,6 +670,10 @@ impl Session {
             key: self.identity.public_key().to_bytes(),
             records: self.records.len() as u32,
             head: self.records.last().map_or([0; 32], Record::hash),
+            invite_proof: self
+                .invite_key
+                .as_ref()
+                .map(|k| hello_proof(k, self.me, &self.identity.public_key()).to_vec()),
         })
     }
 
@@ -638,6 +722,12 @@ impl Session {
         }
         let decoded = WireMessage::decode(bytes);
         match decoded {
+            Err(WireError::Version { found }) => {
+                let reason = version_mismatch(found);
+                let mut out = self.reject(bytes, reason.clone());
+                out.push(Output::Disconnect(reason));
+                out
+            }
             Err(e) => self.reject(bytes, e.to_string()),
             Ok(WireMessage::Hello(hello)) => self.on_hello(bytes, hello, now_ms),
             // A message that overtook a lost hello (see `heartbeat`): the
@@ -715,10 +805,7 @@ impl Session {
 
     fn on_hello(&mut self, bytes: &[u8], hello: Hello, now_ms: u64) -> Vec<Output> {
         if hello.protocol != PEER_PROTOCOL {
-            let reason = format!(
-                "version mismatch: the peer speaks protocol {}, this program speaks {PEER_PROTOCOL}",
-                hello.protocol
-            );
+            let reason = version_mismatch(hello.protocol);
             let mut out = self.reject(bytes, reason.clone());
             out.push(Output::Disconnect(reason));
             return out;
@@ -738,24 +825,44 @@ impl Session {
         let expected = match (&self.verifier, &self.start) {
             // An open game not yet accepted: any guest with the room code
             // may accept (the acceptance must show the room secret).
-            (Some(v), _) if v.player(hello.seat).is_none() => (v.player(Seat::Host).is_some_and(|h| h.key != key))
-                .then_some(())
-                .ok_or_else(|| "the guest's key is the host's".to_string()),
-            (Some(v), _) => (v.player(hello.seat).is_some_and(|p| p.key == key)).then_some(()).ok_or_else(|| {
-                format!("the peer's key {fingerprint} is not the {}'s key in this game", hello.seat)
-            }),
-            (None, Start::Guest { host_prefix: prefix, .. }) => fingerprint
-                .as_compact()
-                .starts_with(prefix.as_str())
+            (Some(v), _) if v.player(hello.seat).is_none() => {
+                (v.player(Seat::Host).is_some_and(|h| h.key != key))
+                    .then_some(())
+                    .ok_or_else(|| "the guest's key is the host's".to_string())
+            }
+            (Some(v), _) => (v.player(hello.seat).is_some_and(|p| p.key == key))
                 .then_some(())
                 .ok_or_else(|| {
-                    format!("the host's key {fingerprint} does not match the room code (expected a fingerprint starting {prefix})")
+                    format!(
+                        "the peer's key {fingerprint} is not the {}'s key in this game",
+                        hello.seat
+                    )
                 }),
+            (None, Start::Guest { host, .. }) if !host.admits(&key) => Err(format!(
+                "the host's key {fingerprint} does not match the room code (expected {host})"
+            )),
+            // A typed code names only the start of the host's fingerprint,
+            // which a server can match with a key of its own: the host
+            // must also show that it holds the code's secret.
+            (
+                None,
+                Start::Guest {
+                    host,
+                    invitation: Some(Invitation::Secret { .. }),
+                },
+            ) if !host.is_exact() && !self.proves_invitation(&hello, &key) => Err(format!(
+                "the peer in the room (key {fingerprint}) cannot prove it holds this room code: it is not the host who made it, but someone who knows only the room name, such as the signaling server; nothing was signed"
+            )),
+            (None, Start::Guest { .. }) => Ok(()),
             (None, Start::Host(_)) => match &self.rematch {
                 Some(r) if r.opponent != key => Err(format!(
                     "the peer's key {fingerprint} is not the opponent this rematch is for"
                 )),
-                _ => Ok(()),
+                Some(_) => Ok(()),
+                None if !self.proves_invitation(&hello, &key) => Err(format!(
+                    "someone without the room code (key {fingerprint}) tried to join: only the room name reached them, so it is not the friend you gave the code to (the signaling server, or whoever it told); refused, nothing was signed"
+                )),
+                None => Ok(()),
             },
             (None, _) => Ok(()),
         };
@@ -812,6 +919,17 @@ impl Session {
         self.held_for_heads = false;
         out.extend(self.advance(now_ms));
         out
+    }
+
+    /// Whether `hello` carries the invite key's signature over the peer's
+    /// seat and key (never, when this side holds no code).
+    fn proves_invitation(&self, hello: &Hello, key: &PublicKey) -> bool {
+        match (&self.invite_key, hello.invite_proof()) {
+            (Some(invite), Some(proof)) => {
+                check_hello_proof(&invite.public_key(), hello.seat, key, &proof)
+            }
+            _ => false,
+        }
     }
 
     fn on_record(&mut self, bytes: &[u8], record_bytes: &[u8], now_ms: u64) -> Vec<Output> {
@@ -998,17 +1116,19 @@ impl Session {
                 );
             }
             (Some(_), _) => {}
-            (None, Start::Guest { host_prefix, .. }) => {
-                let named = host.is_some_and(|k| {
-                    k.fingerprint()
-                        .as_compact()
-                        .starts_with(host_prefix.as_str())
-                });
-                if !named {
+            (
+                None,
+                Start::Guest {
+                    host: expected,
+                    invitation,
+                },
+            ) => {
+                let Some(key) = host.filter(|k| expected.admits(k)) else {
                     return Err(format!(
-                        "record 0: the genesis is signed by a host whose fingerprint does not start {host_prefix}, as the room code says"
+                        "record 0: the genesis is not signed by the host the room code names ({expected})"
                     ));
-                }
+                };
+                check_relayed_genesis(record, &key, expected, invitation.as_ref())?;
             }
             (None, _) => return Err("record 0: a genesis this side did not ask for".into()),
         }
@@ -1075,7 +1195,8 @@ impl Session {
     fn write(&mut self, body: Body, now_ms: u64) -> Result<Vec<Output>, ActionError> {
         let verifier = self.verifier.as_ref().expect("a genesis exists");
         let content = RecordContent {
-            version: PROTOCOL_VERSION,
+            // A game keeps its genesis's version (an old log played on).
+            version: verifier.version(),
             game_id: verifier.game_id(),
             seq: self.records.len() as u32,
             prev: verifier.last_hash(),
@@ -1141,20 +1262,32 @@ impl Session {
                     (Phase::AwaitAccept, Seat::Guest) => {
                         let nonce = guest_nonce(&self.identity, &self.records[0].hash());
                         let guest_commitment = commitment(&nonce);
-                        match (v.is_open(), &self.start) {
-                            (false, _) => Body::Accept(Accept { guest_commitment }),
-                            (true, Start::Guest { invite_secret, .. }) => {
-                                Body::OpenAccept(OpenAccept {
-                                    guest: PlayerInfo {
-                                        name: self.name.clone(),
-                                        key: self.identity.public_key().to_bytes(),
-                                    },
-                                    guest_commitment,
-                                    invite_secret: invite_secret.clone(),
-                                })
+                        let mine = self.identity.public_key();
+                        let invite_proof = match (&self.start, &self.invite_key) {
+                            (
+                                Start::Guest {
+                                    invitation: Some(Invitation::Legacy { room, .. }),
+                                    ..
+                                },
+                                _,
+                            ) if v.version() == 1 => room.as_bytes().to_vec(),
+                            (Start::Guest { .. }, Some(invite)) if v.version() >= 2 => {
+                                AcceptProof::sign(invite, &v.game_id(), &mine).to_bytes()
                             }
+                            _ => Vec::new(),
+                        };
+                        match (v.is_open(), invite_proof.is_empty()) {
+                            (false, _) => Body::Accept(Accept { guest_commitment }),
+                            (true, false) => Body::OpenAccept(OpenAccept {
+                                guest: PlayerInfo {
+                                    name: self.name.clone(),
+                                    key: mine.to_bytes(),
+                                },
+                                guest_commitment,
+                                invite_proof,
+                            }),
                             // Resumed from a log without the room code.
-                            (true, _) => break,
+                            (true, true) => break,
                         }
                     }
                     (Phase::AwaitHostReveal, Seat::Host) => {

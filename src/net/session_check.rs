@@ -115,13 +115,14 @@ fn check_step(before: &Session, after: &Session, what: &str) {
 pub fn check_inputs(data: &[u8]) -> usize {
     let mut input = Input(data);
     let host_id = identity(1);
-    let prefix = host_id.public_key().fingerprint().as_compact()[..5].to_string();
     let terms = HostTerms {
         proposal: RulesProposal::fixed(Rules::default()),
         deadline_secs: 300,
     };
-    let mut host = Session::host(host_id, "Ann".into(), terms);
-    let mut guest = Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec());
+    let invite = crate::match_log::invite::InviteSecret::from_bytes(*b"K7QFM2XAPZ");
+    let code = super::room_code::Invitation::typed(invite.clone(), &host_id.public_key());
+    let mut host = Session::host(host_id, "Ann".into(), terms, &invite);
+    let mut guest = Session::guest(identity(2), "Ben".into(), code);
     let mut now = T0;
     let (h, g) = (host.connected(), guest.connected());
     exchange(&mut host, &mut guest, h, g, now);

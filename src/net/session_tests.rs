@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::engine::{Ending, Rules};
+use crate::match_log::invite::InviteSecret;
+use crate::match_log::record::PROTOCOL_VERSION;
 use crate::match_log::verify::Violation;
 use crate::match_log::verify_log;
 use crate::random_player::{RandomPlayer, SplitMix64};
@@ -20,12 +22,21 @@ fn terms() -> HostTerms {
     }
 }
 
+/// The secret of the room code the tests' hosts give out.
+fn invite() -> InviteSecret {
+    InviteSecret::from_bytes(*b"K7QFM2XAPZ")
+}
+
+/// What a guest who typed `host`'s code holds.
+fn code_of(host: &Identity) -> Invitation {
+    Invitation::typed(invite(), &host.public_key())
+}
+
 fn pair() -> (Session, Session) {
     let host_id = identity(1);
-    let prefix = host_id.public_key().fingerprint().as_compact()[..5].to_string();
     (
-        Session::host(host_id, "Ann".into(), terms()),
-        Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec()),
+        Session::host(host_id.clone(), "Ann".into(), terms(), &invite()),
+        Session::guest(identity(2), "Ben".into(), code_of(&host_id)),
     )
 }
 
@@ -293,9 +304,8 @@ fn a_move_out_of_turn_and_a_record_from_another_game_are_rejected() {
 
     // Records from another game between the same two players (another host key).
     let other_host_id = identity(7);
-    let prefix = other_host_id.public_key().fingerprint().as_compact()[..5].to_string();
-    let mut other_host = Session::host(other_host_id, "Ann".into(), terms());
-    let mut other_guest = Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec());
+    let mut other_host = Session::host(other_host_id.clone(), "Ann".into(), terms(), &invite());
+    let mut other_guest = Session::guest(identity(2), "Ben".into(), code_of(&other_host_id));
     connect(&mut other_host, &mut other_guest);
     let before = honest.records().len();
     let replayed = WireMessage::Record(other_guest.records()[3].to_bytes()).encode();
@@ -551,19 +561,21 @@ fn version_mismatch_wrong_host_and_impostors_are_refused() {
     hello.protocol = 99;
     let outputs = host.receive(&WireMessage::Hello(hello.clone()).encode(), T0);
     let why = rejected(&outputs).unwrap();
-    assert_eq!(
-        why,
-        "version mismatch: the peer speaks protocol 99, this program speaks 1"
+    assert!(
+        why.starts_with("version mismatch: the peer speaks protocol 99, this program speaks 2"),
+        "{why}"
     );
     assert!(outputs.iter().any(|o| matches!(o, Output::Disconnect(_))));
 
     // A guest holding a code for another host.
-    let mut fooled = Session::guest(identity(2), "Ben".into(), "ZZZZZ".into(), b"ROOM".to_vec());
+    let other = Invitation::linked(invite(), &identity(9).public_key());
+    let mut fooled = Session::guest(identity(2), "Ben".into(), other);
     let _ = fooled.connected();
-    let host_hello = match &Session::host(identity(1), "Ann".into(), terms()).connected()[0] {
-        Output::Send(b) => b.clone(),
-        _ => unreachable!(),
-    };
+    let host_hello =
+        match &Session::host(identity(1), "Ann".into(), terms(), &invite()).connected()[0] {
+            Output::Send(b) => b.clone(),
+            _ => unreachable!(),
+        };
     let why = rejected(&fooled.receive(&host_hello, T0)).unwrap();
     assert!(why.contains("does not match the room code"), "{why}");
 
@@ -571,7 +583,7 @@ fn version_mismatch_wrong_host_and_impostors_are_refused() {
     let (mut host, _guest) = started_pair();
     host.disconnected();
     let _ = host.connected();
-    let stranger = Session::guest(identity(5), "Eve".into(), String::new(), Vec::new()).hello();
+    let stranger = Session::guest(identity(5), "Eve".into(), code_of(&identity(1))).hello();
     let why = rejected(&host.receive(&stranger.encode(), T0)).unwrap();
     assert!(why.contains("is not the guest's key in this game"), "{why}");
 }
@@ -598,14 +610,22 @@ fn a_timeout_claim_ends_the_game_once_the_deadline_passes() {
     let _ = Violation::EmptyLog;
 }
 
-/// An open game: the host signs the genesis before anyone answers.
-fn open_pair(room: &[u8]) -> (Session, Vec<Output>, Session) {
+/// An open game: the host signs the genesis before anyone answers; the
+/// guest holds a code with `secret` (the host's is [`invite`]).
+fn open_pair(secret: [u8; 10]) -> (Session, Vec<Output>, Session) {
     let host_id = identity(1);
-    let prefix = host_id.public_key().fingerprint().as_compact()[..5].to_string();
     let register = std::sync::Arc::new(crate::net::signing_register::MemoryRegister::named("host"));
-    let (host, out) =
-        Session::host_open(host_id, "Ann".into(), terms(), b"K7QFM2XAPZ4", T0, register).unwrap();
-    let guest = Session::guest(identity(2), "Ben".into(), prefix, room.to_vec());
+    let (host, out) = Session::host_open(
+        host_id.clone(),
+        "Ann".into(),
+        terms(),
+        &invite(),
+        T0,
+        register,
+    )
+    .unwrap();
+    let code = Invitation::typed(InviteSecret::from_bytes(secret), &host_id.public_key());
+    let guest = Session::guest(identity(2), "Ben".into(), code);
     (host, out, guest)
 }
 
@@ -622,7 +642,7 @@ fn persisted(outputs: &[Output]) -> Vec<Record> {
 
 #[test]
 fn an_open_game_is_set_up_live_once_a_guest_with_the_room_code_connects() {
-    let (mut host, out, mut guest) = open_pair(b"K7QFM2XAPZ4");
+    let (mut host, out, mut guest) = open_pair(*b"K7QFM2XAPZ");
     assert_eq!(
         persisted(&out).len(),
         1,
@@ -652,7 +672,7 @@ fn an_open_game_is_set_up_live_once_a_guest_with_the_room_code_connects() {
 
 #[test]
 fn an_open_game_is_set_up_and_played_through_a_relay_with_the_two_never_connected() {
-    let (mut host, out, mut guest) = open_pair(b"K7QFM2XAPZ4");
+    let (mut host, out, mut guest) = open_pair(*b"K7QFM2XAPZ");
     // Each side hands the other what it persisted, one visit at a time.
     let mut to_guest = persisted(&out);
     let mut now = T0;
@@ -689,65 +709,87 @@ fn an_open_game_is_set_up_and_played_through_a_relay_with_the_two_never_connecte
 
 #[test]
 fn an_open_genesis_cannot_be_accepted_without_the_room_secret() {
-    let (_host, out, mut guest) = open_pair(b"WRONGROOM00");
+    let (_host, out, mut guest) = open_pair(*b"WRONGROOM0");
     let genesis = persisted(&out).remove(0);
-    let outputs = guest.relayed(genesis.clone(), T0 + 1).unwrap();
-    assert_eq!(
-        persisted(&outputs),
-        vec![genesis.clone()],
-        "no acceptance signed"
-    );
-    assert!(outputs.iter().any(|o| matches!(o,
-        Output::Event(Event::Halted(why)) if why.contains("room secret"))));
-    // A forged acceptance with the wrong secret is refused and changes nothing.
+    let why = guest.relayed(genesis.clone(), T0 + 1).unwrap_err();
+    assert!(why.contains("not made with your code's secret"), "{why}");
+    assert!(guest.records().is_empty(), "nothing taken, nothing signed");
+    // Forged acceptances are refused and change nothing: one signed by
+    // another invite key, one showing a room name as version 1 did.
     let guest_id = identity(2);
-    let forged = Record::sign(
-        RecordContent {
-            version: PROTOCOL_VERSION,
-            game_id: genesis.hash(),
-            seq: 1,
-            prev: genesis.hash(),
-            author: Seat::Guest,
-            timestamp_ms: T0 + 2,
-            body: Body::OpenAccept(OpenAccept {
-                guest: PlayerInfo {
-                    name: "Ben".into(),
-                    key: guest_id.public_key().to_bytes(),
-                },
-                guest_commitment: [7; 32],
-                invite_secret: b"WRONGROOM00".to_vec(),
-            }),
-        },
-        &guest_id,
+    let accept = |invite_proof: Vec<u8>| {
+        Record::sign(
+            RecordContent {
+                version: PROTOCOL_VERSION,
+                game_id: genesis.hash(),
+                seq: 1,
+                prev: genesis.hash(),
+                author: Seat::Guest,
+                timestamp_ms: T0 + 2,
+                body: Body::OpenAccept(OpenAccept {
+                    guest: PlayerInfo {
+                        name: "Ben".into(),
+                        key: guest_id.public_key().to_bytes(),
+                    },
+                    guest_commitment: [7; 32],
+                    invite_proof,
+                }),
+            },
+            &guest_id,
+        )
+    };
+    let wrong_key = InviteSecret::from_bytes(*b"WRONGROOM0").invite_key();
+    let signed_by_another = AcceptProof::sign(&wrong_key, &genesis.hash(), &guest_id.public_key());
+    for forged in [
+        accept(signed_by_another.to_bytes()),
+        accept(invite().room().into_bytes()),
+        accept(Vec::new()),
+    ] {
+        let mut verifier = MatchVerifier::start(&genesis).unwrap();
+        let refused = verifier.append(&forged).unwrap_err();
+        assert_eq!(refused.violation, Violation::WrongInvite);
+        assert_eq!(verifier.record_count(), 1, "nothing changed");
+        assert!(verifier.player(Seat::Guest).is_none());
+    }
+    // The same acceptance with the code's invite key is taken.
+    let right = AcceptProof::sign(
+        &invite().invite_key(),
+        &genesis.hash(),
+        &guest_id.public_key(),
     );
     let mut verifier = MatchVerifier::start(&genesis).unwrap();
-    let refused = verifier.append(&forged).unwrap_err();
-    assert_eq!(refused.violation, Violation::WrongInvite);
-    assert_eq!(verifier.record_count(), 1, "nothing changed");
-    assert!(verifier.player(Seat::Guest).is_none());
+    verifier.append(&accept(right.to_bytes())).unwrap();
+    assert!(verifier.player(Seat::Guest).is_some());
 }
 
 #[test]
 fn a_relayed_genesis_from_a_host_the_code_does_not_name_is_refused() {
-    let (_host, out, _) = open_pair(b"K7QFM2XAPZ4");
-    let mut guest = Session::guest(identity(2), "Ben".into(), "ZZZZZ".into(), b"K".to_vec());
+    let (_host, out, _) = open_pair(*b"K7QFM2XAPZ");
+    let code = Invitation::Legacy {
+        room: "K7QFM2XAPZ4".into(),
+        host_prefix: "ZZZZZ".into(),
+    };
+    let mut guest = Session::guest(identity(2), "Ben".into(), code);
     let refused = guest
         .relayed(persisted(&out).remove(0), T0 + 1)
         .unwrap_err();
-    assert!(refused.contains("does not start ZZZZZ"), "{refused}");
+    assert!(
+        refused
+            .contains("not signed by the host the room code names (a fingerprint starting ZZZZZ)"),
+        "{refused}"
+    );
     assert!(guest.records().is_empty());
 }
 
 /// A connected pair that proposed the draw rule decided by lot.
 fn by_lot_pair() -> (Session, Session, (Vec<Event>, Vec<Event>)) {
     let host_id = identity(1);
-    let prefix = host_id.public_key().fingerprint().as_compact()[..5].to_string();
     let terms = HostTerms {
         proposal: RulesProposal::draw_by_lot(Rules::default()).unwrap(),
         deadline_secs: 3600,
     };
-    let mut host = Session::host(host_id, "Ann".into(), terms);
-    let mut guest = Session::guest(identity(2), "Ben".into(), prefix, b"ROOM".to_vec());
+    let mut host = Session::host(host_id.clone(), "Ann".into(), terms, &invite());
+    let mut guest = Session::guest(identity(2), "Ben".into(), code_of(&host_id));
     let events = connect(&mut host, &mut guest);
     (host, guest, events)
 }
@@ -899,16 +941,7 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
             .any(|e| matches!(e, Event::Rejected(r) if r.contains("not a rematch of our game")))
     );
     let (mut host, _) = offer(host_id, guest_id, previous);
-    let mut stranger = Session::guest(
-        identity(3),
-        "Cy".into(),
-        identity(1)
-            .public_key()
-            .fingerprint()
-            .as_compact()
-            .to_string(),
-        Vec::new(),
-    );
+    let mut stranger = Session::guest(identity(3), "Cy".into(), code_of(&identity(1)));
     let (host_events, _) = connect(&mut host, &mut stranger);
     assert!(host_events.iter().any(
         |e| matches!(e, Event::Rejected(r) if r.contains("not the opponent this rematch is for"))
@@ -991,4 +1024,172 @@ fn a_refused_setup_step_halts_instead_of_signing() {
     );
     assert_eq!(guest.records().len(), 1, "only the host's genesis is held");
     assert!(guest.halted().is_some());
+}
+
+/// The bytes of a session's hello.
+fn hello_bytes(session: &mut Session) -> Vec<u8> {
+    match &session.connected()[0] {
+        Output::Send(bytes) => bytes.clone(),
+        _ => unreachable!("the first output is the hello"),
+    }
+}
+
+#[test]
+fn a_host_whose_fingerprint_matches_the_code_but_who_cannot_prove_it_is_refused() {
+    // What a signaling server could do with a typed code: answer in the
+    // room with a key of its own whose fingerprint begins as the code
+    // says (here the code is made to match Mallory's key, as 20 bits of
+    // key search would), but without the code's secret.
+    let mallory = identity(6);
+    let mut impostor = Session::host(
+        mallory.clone(),
+        "Ann".into(),
+        terms(),
+        &InviteSecret::from_bytes(*b"GUESSEDROO"),
+    );
+    let code = Invitation::typed(invite(), &mallory.public_key());
+    let mut guest = Session::guest(identity(2), "Ben".into(), code.clone());
+    let (_, guest_events) = connect(&mut impostor, &mut guest);
+    let why = guest_events
+        .iter()
+        .find_map(|e| match e {
+            Event::Rejected(r) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("the guest refuses the impostor");
+    assert!(
+        why.contains("cannot prove it holds this room code"),
+        "{why}"
+    );
+    assert!(
+        !guest_events
+            .iter()
+            .any(|e| matches!(e, Event::PeerIdentified { .. }))
+    );
+    assert!(guest.records().is_empty() && impostor.records().is_empty());
+
+    // Nor can the impostor pass on the real host's proof as its own: the
+    // proof is a signature over the host's own key.
+    let mut real_host = Session::host(identity(1), "Ann".into(), terms(), &invite());
+    let Ok(WireMessage::Hello(mut relayed)) = WireMessage::decode(&hello_bytes(&mut real_host))
+    else {
+        unreachable!()
+    };
+    relayed.key = mallory.public_key().to_bytes();
+    let mut guest = Session::guest(identity(2), "Ben".into(), code);
+    let _ = guest.connected();
+    let outputs = guest.receive(&WireMessage::Hello(relayed).encode(), T0);
+    let why = rejected(&outputs).unwrap();
+    assert!(
+        why.contains("cannot prove it holds this room code"),
+        "{why}"
+    );
+    assert!(outputs.iter().any(|o| matches!(o, Output::Disconnect(_))));
+}
+
+#[test]
+fn a_guest_without_the_code_is_refused_and_the_host_signs_nothing_for_it() {
+    // What a signaling server could do: join the room (whose name it
+    // sees) before the friend, knowing the host's fingerprint too.
+    let host_id = identity(1);
+    let mut host = Session::host(host_id.clone(), "Ann".into(), terms(), &invite());
+    let guessed = Invitation::typed(
+        InviteSecret::from_bytes(*b"GUESSEDROO"),
+        &host_id.public_key(),
+    );
+    let mut intruder = Session::guest(identity(6), "Ben".into(), guessed);
+    let (host_events, _) = connect(&mut host, &mut intruder);
+    let why = host_events
+        .iter()
+        .find_map(|e| match e {
+            Event::Rejected(r) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("the host refuses the intruder");
+    assert!(why.contains("someone without the room code"), "{why}");
+    assert!(host.records().is_empty(), "no genesis for the intruder");
+    // A guest's hello without any proof (an older program, or a forger)
+    // is refused the same way.
+    let Ok(WireMessage::Hello(mut bare)) = WireMessage::decode(&hello_bytes(&mut intruder)) else {
+        unreachable!()
+    };
+    bare.invite_proof = None;
+    let _ = host.connected();
+    assert!(
+        rejected(&host.receive(&WireMessage::Hello(bare).encode(), T0))
+            .unwrap()
+            .contains("someone without the room code")
+    );
+    // The friend with the code is then taken as usual.
+    host.disconnected();
+    let mut friend = Session::guest(identity(2), "Ben".into(), code_of(&host_id));
+    connect(&mut host, &mut friend);
+    assert!(host.my_color().is_some() && friend.my_color().is_some());
+    let guest = host.verifier().unwrap().player(Seat::Guest).unwrap().key;
+    assert_eq!(guest, identity(2).public_key());
+}
+
+#[test]
+fn a_link_guest_takes_only_the_exact_host_key() {
+    let host_id = identity(1);
+    let mut host = Session::host(host_id.clone(), "Ann".into(), terms(), &invite());
+    let mut guest = Session::guest(
+        identity(2),
+        "Ben".into(),
+        Invitation::linked(invite(), &host_id.public_key()),
+    );
+    connect(&mut host, &mut guest);
+    assert!(guest.my_color().is_some(), "the right host is taken");
+    let mut other = Session::host(identity(6), "Ann".into(), terms(), &invite());
+    let mut guest = Session::guest(
+        identity(2),
+        "Ben".into(),
+        Invitation::linked(invite(), &host_id.public_key()),
+    );
+    let (_, events) = connect(&mut other, &mut guest);
+    assert!(events.iter().any(
+        |e| matches!(e, Event::Rejected(r) if r.contains("does not match the room code (expected the key"))
+    ));
+    assert!(guest.records().is_empty());
+}
+
+#[test]
+fn logs_of_version_1_still_verify_and_a_game_keeps_its_version() {
+    for name in ["v1_live_draw_by_lot.log", "v1_open_game.log"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/match_log")
+            .join(name);
+        let loaded = crate::match_log::log_file::read_log(&path).unwrap();
+        let verified = verify_log(&loaded.records).unwrap();
+        assert_eq!(verified.version(), 1, "{name}");
+        assert!(verified.end().is_some(), "{name}");
+        assert!(loaded.records.iter().all(|r| r.content().version == 1));
+        // A record of version 2 in a game of version 1 is refused.
+        let last = loaded.records.len() - 1;
+        let mut verifier = verify_log(&loaded.records[..last]).unwrap();
+        let original = loaded.records[last].content().clone();
+        let signer = Identity::from_secret_bytes(&[0; 32]);
+        let bumped = Record::sign(
+            RecordContent {
+                version: PROTOCOL_VERSION,
+                ..original
+            },
+            &signer,
+        );
+        assert!(matches!(
+            verifier.append(&bumped).unwrap_err().violation,
+            Violation::Version {
+                expected: 1,
+                found: PROTOCOL_VERSION
+            }
+        ));
+    }
+    // New games are written in the current version.
+    let (host, guest) = started_pair();
+    assert!(
+        host.records()
+            .iter()
+            .all(|r| r.content().version == PROTOCOL_VERSION)
+    );
+    assert_eq!(guest.verifier().unwrap().version(), PROTOCOL_VERSION);
 }

@@ -4,8 +4,8 @@
 use super::coin_flip::commitment;
 use super::identity::Identity;
 use super::record::{
-    Accept, Body, ColorChoice, Genesis, MoveBody, PROTOCOL_VERSION, PlayerInfo, Record,
-    RecordContent, Reveal, Seat, TimeoutClaim,
+    Accept, Body, ColorChoice, Genesis, MoveBody, PlayerInfo, Record, RecordContent, Reveal, Seat,
+    TimeoutClaim,
 };
 use super::rules_proposal::RulesProposal;
 use super::verify::{MatchVerifier, Phase, VerifyError};
@@ -89,7 +89,7 @@ impl MatchBuilder {
     /// The content the next record would have, for `author` and `body`.
     pub fn next_content(&self, author: Seat, timestamp_ms: u64, body: Body) -> RecordContent {
         RecordContent {
-            version: PROTOCOL_VERSION,
+            version: self.verifier.version(),
             game_id: self.verifier.game_id(),
             seq: self.records.len() as u32,
             prev: self.verifier.last_hash(),

@@ -215,11 +215,17 @@ pub fn record_view(record: &Record) -> Value {
         }
         Body::OpenAccept(a) => {
             let guest = player_view(&a.guest);
+            // Version 1 showed the room name here, under its own name.
+            let invite = if content.version == 1 {
+                "invite_secret"
+            } else {
+                "invite_proof"
+            };
             json!({
                 "kind": "open_accept",
                 "guest": guest,
                 "guest_commitment": hex(&a.guest_commitment),
-                "invite_secret": hex(&a.invite_secret),
+                invite: hex(&a.invite_proof),
             })
         }
         Body::Accept(a) => {

@@ -7,6 +7,7 @@ pub mod coin_flip;
 pub mod compare;
 pub mod export;
 pub mod identity;
+pub mod invite;
 pub mod log_file;
 pub mod record;
 pub mod rules_proposal;

@@ -12,8 +12,14 @@ use sha2::{Digest as _, Sha256};
 
 use super::identity::Identity;
 
-/// The protocol version written into every record.
-pub const PROTOCOL_VERSION: u16 = 1;
+/// The protocol version written into every new record. Version 2 changed
+/// only open games: their genesis binds an invite key to the host (see
+/// [`super::invite`]) instead of committing to the room name, and their
+/// acceptance carries that key's signature instead of the room name.
+pub const PROTOCOL_VERSION: u16 = 2;
+
+/// The oldest version whose logs still verify.
+pub const OLDEST_PROTOCOL_VERSION: u16 = 1;
 
 /// The largest encoded record accepted (a genesis with two maximal names is
 /// well under half of this).
@@ -229,7 +235,7 @@ pub struct RematchGenesis {
     pub previous: Digest,
 }
 
-/// The most bytes of an invitation secret (a room name is 11).
+/// The most bytes of a version 1 invitation secret (a room name is 11).
 pub const MAX_INVITE_SECRET_BYTES: usize = 32;
 
 /// A host's proposal that names no guest yet.
@@ -243,8 +249,9 @@ pub struct OpenGenesis {
     pub host: PlayerInfo,
     /// SHA-256 of the host's secret nonce.
     pub host_commitment: Digest,
-    /// [`invite_commitment`] of the room secret: only one who holds the
-    /// room code can accept.
+    /// Version 1: [`invite_commitment`] of the room name. Version 2:
+    /// [`super::invite::host_binding`] of the invite key and the host's
+    /// key. Either way, only one who holds the room code can accept.
     pub invite: Digest,
 }
 
@@ -263,8 +270,9 @@ pub struct OpenAccept {
     pub guest: PlayerInfo,
     /// SHA-256 of the guest's secret nonce.
     pub guest_commitment: Digest,
-    /// The room secret whose commitment the genesis carries.
-    pub invite_secret: Vec<u8>,
+    /// Version 1: the room name whose commitment the genesis carries.
+    /// Version 2: an [`super::invite::AcceptProof`] (96 bytes).
+    pub invite_proof: Vec<u8>,
 }
 
 /// The guest's acceptance of the genesis (which `prev` names).
@@ -562,9 +570,10 @@ mod tests {
     #[test]
     fn an_overlong_varint_is_not_canonical() {
         let bytes = Record::sign(sample(), &Identity::from_secret_bytes(&[1; 32])).to_bytes();
-        // version (u16 varint 1) is the first byte; re-encode it overlong as 0x81 0x00.
-        assert_eq!(bytes[0], 1);
-        let mut overlong = vec![0x81, 0x00];
+        // The version (a u16 varint below 128) is the first byte;
+        // re-encode it overlong as two bytes.
+        assert_eq!(u16::from(bytes[0]), PROTOCOL_VERSION);
+        let mut overlong = vec![0x80 | bytes[0], 0x00];
         overlong.extend_from_slice(&bytes[1..]);
         assert_eq!(Record::decode(&overlong), Err(DecodeError::NonCanonical));
     }

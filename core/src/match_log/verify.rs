@@ -9,10 +9,11 @@
 
 use super::coin_flip::{black_seat, commitment, game_seed, seed_tie_winner, tie_chooser};
 use super::identity::{PublicKey, verify_batch_strict};
+use super::invite::{ACCEPT_PROOF_BYTES, AcceptProof};
 use super::record::{
     Body, ColorChoice, Digest, Genesis, MAX_INVITE_SECRET_BYTES, MAX_LOG_RECORDS, MAX_NAME_BYTES,
-    OpenAccept, OpenGenesis, PROTOCOL_VERSION, PlayerInfo, Record, RematchGenesis, Seat, WireRules,
-    hex, invite_commitment,
+    OLDEST_PROTOCOL_VERSION, OpenAccept, OpenGenesis, PROTOCOL_VERSION, PlayerInfo, Record,
+    RematchGenesis, Seat, WireRules, hex, invite_commitment,
 };
 use super::rules_proposal::{DrawAgreement, RulesProposal, WireRulesError};
 use crate::engine::{Color, Ending, Outcome, PlayError, Position, Rules, Square};
@@ -79,10 +80,12 @@ pub enum Violation {
         /// The limit.
         max: usize,
     },
-    /// A protocol version this program does not speak.
+    /// A protocol version this program does not speak, or another than
+    /// the genesis's.
     #[error("protocol version {found}, expected {expected}")]
     Version {
-        /// Supported version.
+        /// The version expected: the newest this program speaks for a
+        /// genesis, the genesis's for every later record.
         expected: u16,
         /// Version found.
         found: u16,
@@ -141,8 +144,9 @@ pub enum Violation {
         /// Whose key.
         seat: Seat,
     },
-    /// An open genesis accepted without the room secret it committed to.
-    #[error("the acceptance does not show the room secret the open genesis committed to")]
+    /// An open genesis accepted without proof of the room code it was
+    /// made for.
+    #[error("the acceptance does not prove it holds the room code the open genesis was made for")]
     WrongInvite,
     /// Both players have the same key.
     #[error("host and guest have the same public key")]
@@ -346,8 +350,10 @@ pub struct MatchVerifier {
     host: Player,
     /// `None` while an open genesis awaits its acceptance.
     guest: Option<Player>,
-    /// The invitation commitment of an open genesis.
-    invite: Option<Digest>,
+    /// The protocol version of the genesis, which every record keeps.
+    version: u16,
+    /// The invitation an open genesis asks its acceptance to prove.
+    invite: Option<Invitation>,
     host_commitment: Digest,
     guest_commitment: Option<Digest>,
     host_nonce: Option<[u8; 32]>,
@@ -459,6 +465,16 @@ fn check_genesis(genesis: &Genesis) -> Result<(Player, Player, RulesProposal), V
     Ok((host, guest, proposal))
 }
 
+/// What the acceptance of an open genesis must prove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Invitation {
+    /// Version 1: the commitment to a room name, which the acceptance shows.
+    RoomName(Digest),
+    /// Version 2: the binding of an invite key to the host, whose
+    /// signature the acceptance carries.
+    Bound(Digest),
+}
+
 fn check_open_genesis(genesis: &OpenGenesis) -> Result<(Player, RulesProposal), Violation> {
     let host = check_player(Seat::Host, &genesis.host)?;
     let proposal = check_terms(&genesis.rules, genesis.deadline_secs)?;
@@ -470,7 +486,7 @@ impl MatchVerifier {
     pub fn start(record: &Record) -> Result<MatchVerifier, VerifyError> {
         let content = record.content();
         let at = |v| fail(0, v);
-        if content.version != PROTOCOL_VERSION {
+        if !(OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&content.version) {
             return Err(at(Violation::Version {
                 expected: PROTOCOL_VERSION,
                 found: content.version,
@@ -528,7 +544,11 @@ impl MatchVerifier {
             }
             Body::OpenGenesis(g) => {
                 let (host, proposal) = check_open_genesis(g).map_err(at)?;
-                (host, None, Some(g.invite), proposal)
+                let invite = match content.version {
+                    1 => Invitation::RoomName(g.invite),
+                    _ => Invitation::Bound(g.invite),
+                };
+                (host, None, Some(invite), proposal)
             }
             _ => unreachable!("matched above"),
         };
@@ -543,6 +563,7 @@ impl MatchVerifier {
             deadline_secs,
             host,
             guest,
+            version: content.version,
             invite,
             host_commitment,
             guest_commitment: None,
@@ -621,9 +642,9 @@ impl MatchVerifier {
                 max: MAX_LOG_RECORDS,
             });
         }
-        if content.version != PROTOCOL_VERSION {
+        if content.version != self.version {
             return Err(Violation::Version {
-                expected: PROTOCOL_VERSION,
+                expected: self.version,
                 found: content.version,
             });
         }
@@ -786,8 +807,19 @@ impl MatchVerifier {
         if guest.key == self.host.key {
             return Err(Violation::SameKey);
         }
-        let shown = accept.invite_secret.len() <= MAX_INVITE_SECRET_BYTES
-            && self.invite == Some(invite_commitment(&accept.invite_secret));
+        let shown = match &self.invite {
+            Some(Invitation::RoomName(commitment)) => {
+                accept.invite_proof.len() <= MAX_INVITE_SECRET_BYTES
+                    && *commitment == invite_commitment(&accept.invite_proof)
+            }
+            Some(Invitation::Bound(binding)) => {
+                accept.invite_proof.len() == ACCEPT_PROOF_BYTES
+                    && AcceptProof::from_bytes(&accept.invite_proof).is_some_and(|proof| {
+                        proof.holds(binding, &self.host.key, &self.game_id, &guest.key)
+                    })
+            }
+            None => false,
+        };
         if !shown {
             return Err(Violation::WrongInvite);
         }
@@ -946,7 +978,12 @@ impl MatchVerifier {
         self.invite.is_some()
     }
 
-    /// The game id: hash of the genesis record.
+    /// The protocol version of the game's records (its genesis's).
+    pub fn version(&self) -> u16 {
+        self.version
+    }
+
+    /// The game id: the hash of the genesis record.
     pub fn game_id(&self) -> Digest {
         self.game_id
     }
