@@ -212,10 +212,26 @@ fn hosting_shows_a_code_and_a_copy_button() {
         code.parse::<reversi::net::room_code::RoomCode>().is_ok(),
         "{code}"
     );
-    let shown = harness.get_by_label(&code).rect();
+    // Shown as a person reads it out (the host's whole key goes only
+    // into the link), with what it protects against.
+    let typed = code
+        .parse::<reversi::net::room_code::RoomCode>()
+        .unwrap()
+        .to_string();
+    let without_server = |text: &str| text.split('@').next().unwrap_or_default().to_string();
+    assert!(
+        !without_server(&typed).contains('.') && without_server(&code).contains('.'),
+        "{typed} / {code}"
+    );
+    let shown = harness.get_by_label(&typed).rect();
     assert!(
         shown.center().x < 1000.0 - 240.0 && shown.height() >= 30.0,
         "the code is shown large, in the middle: {shown:?}"
+    );
+    assert!(
+        harness
+            .query_by_label_contains("The code's secret never reaches the server")
+            .is_some()
     );
     assert!(
         harness
@@ -307,7 +323,7 @@ fn joining_with_a_malformed_code_shows_the_error() {
     harness.run();
     assert!(
         harness
-            .query_by_label_contains("a room code has 17 characters")
+            .query_by_label_contains("a room code has 21 characters")
             .is_some()
     );
 }

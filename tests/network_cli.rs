@@ -181,7 +181,7 @@ fn a_mistyped_code_is_refused_before_any_connection() {
     let err = text(&output.stderr);
     assert!(err.contains("typo") || err.contains("room code"), "{err}");
     let output = join(&dir, "hello", &[]);
-    assert!(text(&output.stderr).contains("17 characters"));
+    assert!(text(&output.stderr).contains("21 characters"));
 }
 
 #[test]

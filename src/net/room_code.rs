@@ -481,7 +481,7 @@ impl FromStr for RoomCode {
             });
         }
         let secret: [u8; INVITE_SECRET_BYTES] = BASE32_NOPAD
-            .decode(payload[..SECRET_CHARS].as_bytes())
+            .decode(&payload.as_bytes()[..SECRET_CHARS])
             .ok()
             .and_then(|bytes| bytes.try_into().ok())
             // 16 characters are exactly 80 bits: every one decodes.

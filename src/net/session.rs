@@ -45,7 +45,7 @@ enum Start {
     /// invitation (none for a rematch, whose host is known by key).
     Guest {
         host: ExpectedHost,
-        invitation: Option<Invitation>,
+        invitation: Option<Box<Invitation>>,
     },
     /// Resumed from a log: the game is already set up (at least its genesis).
     Resumed,
@@ -513,7 +513,7 @@ impl Session {
         };
         let start = Start::Guest {
             host: invitation.host(),
-            invitation: Some(invitation),
+            invitation: Some(Box::new(invitation)),
         };
         let mut session = Session::new(Seat::Guest, identity, name, start);
         session.invite_key = invite_key;
@@ -848,11 +848,16 @@ impl Session {
                 None,
                 Start::Guest {
                     host,
-                    invitation: Some(Invitation::Secret { .. }),
+                    invitation: Some(invitation),
                 },
-            ) if !host.is_exact() && !self.proves_invitation(&hello, &key) => Err(format!(
-                "the peer in the room (key {fingerprint}) cannot prove it holds this room code: it is not the host who made it, but someone who knows only the room name, such as the signaling server; nothing was signed"
-            )),
+            ) if matches!(**invitation, Invitation::Secret { .. })
+                && !host.is_exact()
+                && !self.proves_invitation(&hello, &key) =>
+            {
+                Err(format!(
+                    "the peer in the room (key {fingerprint}) cannot prove it holds this room code: it is not the host who made it, but someone who knows only the room name, such as the signaling server; nothing was signed"
+                ))
+            }
             (None, Start::Guest { .. }) => Ok(()),
             (None, Start::Host(_)) => match &self.rematch {
                 Some(r) if r.opponent != key => Err(format!(
@@ -1128,7 +1133,7 @@ impl Session {
                         "record 0: the genesis is not signed by the host the room code names ({expected})"
                     ));
                 };
-                check_relayed_genesis(record, &key, expected, invitation.as_ref())?;
+                check_relayed_genesis(record, &key, expected, invitation.as_deref())?;
             }
             (None, _) => return Err("record 0: a genesis this side did not ask for".into()),
         }
@@ -1263,15 +1268,19 @@ impl Session {
                         let nonce = guest_nonce(&self.identity, &self.records[0].hash());
                         let guest_commitment = commitment(&nonce);
                         let mine = self.identity.public_key();
-                        let invite_proof = match (&self.start, &self.invite_key) {
-                            (
-                                Start::Guest {
-                                    invitation: Some(Invitation::Legacy { room, .. }),
-                                    ..
-                                },
-                                _,
-                            ) if v.version() == 1 => room.as_bytes().to_vec(),
-                            (Start::Guest { .. }, Some(invite)) if v.version() >= 2 => {
+                        let legacy_room = match &self.start {
+                            Start::Guest {
+                                invitation: Some(invitation),
+                                ..
+                            } => match &**invitation {
+                                Invitation::Legacy { room, .. } => Some(room.clone()),
+                                Invitation::Secret { .. } => None,
+                            },
+                            _ => None,
+                        };
+                        let invite_proof = match (&self.start, &self.invite_key, legacy_room) {
+                            (_, _, Some(room)) if v.version() == 1 => room.into_bytes(),
+                            (Start::Guest { .. }, Some(invite), _) if v.version() >= 2 => {
                                 AcceptProof::sign(invite, &v.game_id(), &mine).to_bytes()
                             }
                             _ => Vec::new(),
