@@ -25,7 +25,8 @@ fn main() {
             {
                 let path = entry.path();
                 let name = entry.file_name().to_string_lossy().into_owned();
-                if path.is_file() && name != "SHA256SUMS" {
+                // SHA256SUMS too: the page's footer names the bundle by it.
+                if path.is_file() {
                     let absolute = std::fs::canonicalize(&path).expect("the file exists");
                     files.push(format!("    ({name:?}, include_bytes!({absolute:?})),"));
                 }

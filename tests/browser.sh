@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The browser client in a real Chromium (Debian's `chromium`, driven by npm
-# `playwright-core`): builds the bundle (web/build.sh), serves it from a
+# `playwright-core`): builds the bundle (web/build.sh) and checks that it
+# builds the same in another folder (web/reproducible.sh), serves it from a
 # real `reversi-signaling --web-dir`, and runs the scenarios of
 # web/e2e/run.mjs (all, or those named), some against native `reversi`
 # programs over real WebRTC. Everything runs in a network namespace of its
@@ -27,6 +28,8 @@ if [ ! -f web/e2e/node_modules/playwright-core/package.json ] \
 fi
 
 bash web/build.sh
+# The same bundle, byte for byte, from another folder.
+bash web/reproducible.sh
 cargo build --release -p reversi -p reversi-signaling --bins
 
 work=$(mktemp -d /tmp/reversi-browser.XXXXXX)

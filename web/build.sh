@@ -20,11 +20,38 @@ fi
 
 # Beside the native build, so the two never rebuild each other.
 wasm_target="${CARGO_TARGET_DIR:-target}/wasm"
-cargo build -p reversi-web --bin reversi-web --target wasm32-unknown-unknown \
+# Reproducible: the same source and toolchain give the same bytes in any
+# folder (web/reproducible.sh checks it). Cargo names this source's files
+# relative to the workspace; registry crates are named under a fixed root
+# instead of this user's cargo home, so another machine gets them too.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo" \
+  cargo build -p reversi-web --bin reversi-web --target wasm32-unknown-unknown \
   --profile web --target-dir "$wasm_target"
 rm -rf web/dist
 wasm-bindgen "$wasm_target"/wasm32-unknown-unknown/web/reversi-web.wasm \
   --target web --no-typescript --out-name reversi --out-dir web/dist
-cp web/index.html web/worker.js web/dist/
-(cd web/dist && sha256sum -- * > SHA256SUMS)
+# The page and its search worker pin the script and the module by
+# Subresource Integrity: a server that serves other bytes under these
+# names gets them refused.
+# (coreutils only: the hex digest, turned into bytes by printf, in base64)
+sri() {
+  local hex
+  hex=$(sha384sum "web/dist/$1" | cut -d' ' -f1)
+  # shellcheck disable=SC2059 # the format is the escaped digest
+  echo "sha384-$(printf "$(echo "$hex" | sed 's/../\\x&/g')" | base64 -w0)"
+}
+for page in index.html worker.js; do
+  sed -e "s|@SRI_REVERSI_JS@|$(sri reversi.js)|g" \
+    -e "s|@SRI_REVERSI_BG_WASM@|$(sri reversi_bg.wasm)|g" \
+    "web/$page" > "web/dist/$page"
+  if grep -q '@SRI_' "web/dist/$page"; then
+    echo "web/build.sh: $page names a file it does not pin" >&2
+    exit 1
+  fi
+done
+(cd web/dist && LC_ALL=C sha256sum -- * > SHA256SUMS)
 echo "web/dist: $(du -sh web/dist | cut -f1), reversi_bg.wasm $(stat -c %s web/dist/reversi_bg.wasm) bytes"
+# What `reversi-signaling --web-dir`, the page's footer and `reversi
+# verify-page` name the bundle by.
+echo "bundle sha256: $(sha256sum web/dist/SHA256SUMS | cut -d' ' -f1)"

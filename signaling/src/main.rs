@@ -196,7 +196,16 @@ fn main() -> ExitCode {
     };
     if let Some(dir) = &args.web_dir {
         match reversi_signaling::web_assets::WebAssets::load(dir) {
-            Ok(web) => config.web = Some(web),
+            Ok(web) => {
+                // What a careful player compares with a build of the source
+                // (`reversi verify-page URL` does it file by file).
+                eprintln!(
+                    "serving the browser client from {}: bundle sha256 {}",
+                    dir.display(),
+                    web.bundle_sha256()
+                );
+                config.web = Some(web);
+            }
             Err(e) => {
                 eprintln!("error: --web-dir: {e}");
                 return ExitCode::from(2);

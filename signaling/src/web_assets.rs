@@ -57,6 +57,30 @@ pub enum WebAssetsError {
     },
 }
 
+/// The file of a bundle that lists the others' SHA-256.
+pub const CHECKSUMS: &str = "SHA256SUMS";
+
+/// The checksum list of a bundle's files, as `web/build.sh` writes
+/// [`CHECKSUMS`] (and `sha256sum` prints it): `HEX  NAME` a line, by name.
+pub fn checksums<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
+    let mut lines: Vec<(&str, String)> = files
+        .into_iter()
+        .map(|(name, bytes)| (name, data_encoding::HEXLOWER.encode(&Sha256::digest(bytes))))
+        .collect();
+    lines.sort();
+    lines
+        .into_iter()
+        .map(|(name, hex)| format!("{hex}  {name}\n"))
+        .collect()
+}
+
+/// A bundle's name: SHA-256 of its checksum list, which `web/build.sh`
+/// prints, `reversi-signaling` prints at start, the page shows in its
+/// footer and `reversi verify-page` compares.
+pub fn bundle_sha256(checksums: &str) -> String {
+    data_encoding::HEXLOWER.encode(&Sha256::digest(checksums.as_bytes()))
+}
+
 /// One file: its bytes, type and entity tag.
 #[derive(Debug)]
 struct Asset {
@@ -147,6 +171,17 @@ impl WebAssets {
         files.contains_key("index.html").then(|| WebAssets {
             files: Arc::new(files),
         })
+    }
+
+    /// The bundle's name (see [`bundle_sha256`]), from the files served
+    /// other than their checksum list.
+    pub fn bundle_sha256(&self) -> String {
+        let files = self
+            .files
+            .iter()
+            .filter(|(name, _)| name.as_str() != CHECKSUMS)
+            .map(|(name, asset)| (name.as_str(), &asset.bytes[..]));
+        bundle_sha256(&checksums(files))
     }
 
     /// The names of the files served.

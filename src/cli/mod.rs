@@ -17,6 +17,7 @@ pub mod ratings_command;
 pub mod rule_args;
 pub mod selfplay_command;
 pub mod solve_command;
+pub mod verify_page_command;
 pub mod watch_command;
 
 use clap::{Parser, Subcommand};
@@ -69,6 +70,9 @@ pub enum Command {
     /// Show your key's fingerprint, or export it under a passphrase and
     /// import it elsewhere (another machine, the browser).
     Identity(identity_command::IdentityArgs),
+    /// Check that the page a server serves is the one this source builds:
+    /// every file of its bundle, fetched and compared with a local build.
+    VerifyPage(verify_page_command::VerifyPageArgs),
     /// Speed figures: perft, midgame nodes per second, FFO 40–49 solve time.
     Bench(bench_command::BenchArgs),
     /// Play each bot level against the one below and print the table.
@@ -128,6 +132,9 @@ pub enum CliError {
     /// A copy of a game cannot be kept.
     #[error(transparent)]
     Keep(#[from] crate::data_dir::register::KeepError),
+    /// A served page is not the local build, or cannot be compared.
+    #[error("{0}")]
+    Page(String),
     /// An identity cannot be exported or imported.
     #[error("{0}")]
     Identity(String),
@@ -163,6 +170,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<String, CliError> {
         Command::Move(args) => correspondence_commands::make_move(args, &data_dir()?),
         Command::Keep(args) => correspondence_commands::keep(args, &data_dir()?),
         Command::Identity(args) => identity_command::run(args, &data_dir()?),
+        Command::VerifyPage(args) => verify_page_command::run(args),
         Command::Board(args) => board_command::run(args),
         Command::Perft(args) => perft_command::run(args),
         Command::Play(args) => play_command::run(args),

@@ -64,6 +64,26 @@ pub async fn http_get(
     http_request(server, "GET", path, None, max_bytes, timeout).await
 }
 
+/// `GET path` for bytes that need not be text (a page's script, its
+/// wasm): the status and the body, bounded like [`http_get`].
+#[cfg(not(target_arch = "wasm32"))]
+pub async fn http_get_bytes(
+    server: &ServerUrl,
+    path: &str,
+    max_bytes: usize,
+    timeout: Duration,
+) -> Result<(u16, Vec<u8>), HttpError> {
+    let name = server.to_string();
+    let exchanged = exchange_bytes(server, "GET", path, None, max_bytes);
+    match crate::platform::timeout(timeout, exchanged).await {
+        Ok(result) => result,
+        Err(_) => Err(HttpError::Timeout {
+            server: name,
+            timeout,
+        }),
+    }
+}
+
 /// `POST path` with a binary body (`application/octet-stream`): the
 /// status and the body of the answer, bounded like [`http_get`].
 pub async fn http_post(
@@ -156,6 +176,22 @@ async fn exchange(
     body: Option<&[u8]>,
     max_bytes: usize,
 ) -> Result<(u16, String), HttpError> {
+    let (status, body) = exchange_bytes(server, method, path, body, max_bytes).await?;
+    let body = String::from_utf8(body).map_err(|_| HttpError::Malformed {
+        server: server.to_string(),
+        reason: "body is not UTF-8".into(),
+    })?;
+    Ok((status, body))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+async fn exchange_bytes(
+    server: &ServerUrl,
+    method: &str,
+    path: &str,
+    body: Option<&[u8]>,
+    max_bytes: usize,
+) -> Result<(u16, Vec<u8>), HttpError> {
     let name = server.to_string();
     let host = server.host();
     let tcp = tokio::net::TcpStream::connect((host, server.port()))
@@ -192,7 +228,7 @@ async fn exchange(
         server: name.clone(),
         reason: e.to_string(),
     })?;
-    parse_response(&response, max_bytes).map_err(|reason| HttpError::Malformed {
+    parse_response_bytes(&response, max_bytes).map_err(|reason| HttpError::Malformed {
         server: name,
         reason,
     })
@@ -219,9 +255,18 @@ async fn send(
     }
 }
 
+/// Status and body of an HTTP/1.1 response (headers at most 4 KiB), for a
+/// body that must be text.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+fn parse_response(bytes: &[u8], max_body: usize) -> Result<(u16, String), String> {
+    let (status, body) = parse_response_bytes(bytes, max_body)?;
+    let body = String::from_utf8(body).map_err(|_| "body is not UTF-8")?;
+    Ok((status, body))
+}
+
 /// Status and body of an HTTP/1.1 response (headers at most 4 KiB).
 #[cfg(not(target_arch = "wasm32"))]
-fn parse_response(bytes: &[u8], max_body: usize) -> Result<(u16, String), String> {
+fn parse_response_bytes(bytes: &[u8], max_body: usize) -> Result<(u16, Vec<u8>), String> {
     let split = bytes
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -245,7 +290,6 @@ fn parse_response(bytes: &[u8], max_body: usize) -> Result<(u16, String), String
     if body.len() > max_body {
         return Err(format!("body longer than {max_body} bytes"));
     }
-    let body = String::from_utf8(body).map_err(|_| "body is not UTF-8")?;
     Ok((status, body))
 }
 

@@ -40,10 +40,17 @@ impl Server {
 
     /// The server on `port`, with its mailbox in `db`.
     pub fn start_on(port: u16, db: &str) -> Server {
+        Server::start_with(port, db, &[], Stdio::null())
+    }
+
+    /// The server on `port`, with its mailbox in `db`, more arguments, and
+    /// its standard error sent to `stderr`.
+    pub fn start_with(port: u16, db: &str, more: &[&str], stderr: Stdio) -> Server {
         let process = Command::new(server_binary())
             .args(["--bind", &format!("127.0.0.1:{port}"), "--db", db])
+            .args(more)
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let server = Server {

@@ -169,6 +169,39 @@ async function registerMatchesLog(page) {
 }
 
 const scenarios = {
+  // A server that serves a changed module or script under the page's own
+  // names: the page refuses it by Subresource Integrity, says so, and
+  // never runs it.
+  async a_changed_module_or_script_is_refused_by_the_page() {
+    for (const file of ['reversi_bg.wasm', 'reversi.js']) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.route(`**/play/${file}`, async (route) => {
+        const response = await route.fetch();
+        const body = Buffer.from(await response.body());
+        body[body.length - 1] ^= 1;
+        await route.fulfill({ response, body });
+      });
+      await page.goto(url);
+      await page.waitForFunction(
+        () => getComputedStyle(document.getElementById('reversi_crashed')).display === 'block',
+        null, { timeout: 30000 });
+      const said = await page.textContent('#reversi_crash_text');
+      if (!/not the ones it was built with/.test(said)) throw new Error(`${file}: the page says ${said}`);
+      const ran = await page.textContent('#reversi_status');
+      if (ran) throw new Error(`${file}: the changed page ran: ${ran}`);
+      console.log(`  ${file} changed: ${said.slice(0, 140)}`);
+      await context.close();
+    }
+    // The unchanged page runs, and its footer names its bundle as the server does.
+    const { page, context } = await open('');
+    await until(page, 'the app', (s) => s.screen, 30);
+    const footer = await page.textContent('#reversi_bundle');
+    const sums = createHash('sha256').update(readFileSync('web/dist/SHA256SUMS')).digest('hex');
+    if (footer !== `bundle sha256 ${sums}`) throw new Error(`the footer says "${footer}", the build ${sums}`);
+    await context.close();
+  },
+
   // (a) A native host with its bot against a browser guest, to the end.
   async browser_joins_a_native_host() {
     const log = `${mkdtempSync('/tmp/reversi-e2e-')}/host.log`;
