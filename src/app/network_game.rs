@@ -617,7 +617,8 @@ async fn run_web(
                             .map_err(|e| e.to_string())?;
                     set(&shared, &*wake, |s| s.status = "connecting".into());
                     let (session, url) =
-                        game_setup::join(identity.clone(), &settings.name, &code, &server);
+                        game_setup::join(identity.clone(), &settings.name, &code, &server)
+                            .map_err(|e| e.to_string())?;
                     let store = BrowserLog::create(&room).map_err(browser_error)?;
                     (session, store, url, room, Some(game_setup::JOIN_WAIT))
                 }
