@@ -12,11 +12,13 @@ cd "$(dirname "$0")/.."
 [ -f web/dist/SHA256SUMS ] || { echo "web/reproducible.sh: run web/build.sh first" >&2; exit 2; }
 copy=$(mktemp -d /tmp/reversi-reproducible-XXXXXX)
 trap 'rm -rf "$copy"' EXIT
+# Extracted with fresh times (-m), so that cargo compiles this source's
+# crates again from the copy instead of taking them as up to date.
 tar --exclude=./target --exclude=./web/dist --exclude=./web/e2e/node_modules \
-  --exclude=./.git -cf - . | tar -xf - -C "$copy"
+  --exclude=./.git -cf - . | tar -xmf - -C "$copy"
 target="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)"
 started=$(date +%s)
-(cd "$copy" && CARGO_TARGET_DIR="$target" web/build.sh >/dev/null)
+(cd "$copy" && CARGO_TARGET_DIR="$target" web/build.sh 2>&1 >/dev/null | grep -E '^ *Compiling' || true)
 echo "second build in $copy: $(($(date +%s) - started)) s"
 if ! diff -r web/dist "$copy/web/dist" >/dev/null; then
   echo "web/reproducible.sh: the bundle built in another folder differs:" >&2

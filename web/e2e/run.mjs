@@ -196,9 +196,15 @@ const scenarios = {
     // The unchanged page runs, and its footer names its bundle as the server does.
     const { page, context } = await open('');
     await until(page, 'the app', (s) => s.screen, 30);
-    const footer = await page.textContent('#reversi_bundle');
     const sums = createHash('sha256').update(readFileSync('web/dist/SHA256SUMS')).digest('hex');
+    // The footer is filled in once the page has fetched and hashed its list.
+    let footer = '';
+    for (let i = 0; i < 100 && !footer; i += 1) {
+      footer = await page.textContent('#reversi_bundle');
+      if (!footer) await page.waitForTimeout(100);
+    }
     if (footer !== `bundle sha256 ${sums}`) throw new Error(`the footer says "${footer}", the build ${sums}`);
+    console.log(`  the footer: ${footer}`);
     await context.close();
   },
 
