@@ -34,6 +34,16 @@ pub enum BrowserDataError {
     /// No key could be made or kept.
     #[error("this browser could not make or keep your key: {0}")]
     NoKey(String),
+    /// A key imported from elsewhere meets a different key here.
+    #[error(
+        "this browser already holds another key ({found}); replace it to use {imported} (the old key is kept aside, not deleted)"
+    )]
+    OtherIdentity {
+        /// The key already here.
+        found: String,
+        /// The key being imported.
+        imported: String,
+    },
     /// A stored log does not parse.
     #[error("the log of room {room} stored in this browser is damaged: {reason}")]
     BadLog {
@@ -60,6 +70,35 @@ pub fn identity() -> Result<Identity, BrowserDataError> {
     )
     .map_err(BrowserDataError::NoKey)?;
     Ok(identity)
+}
+
+/// Makes `identity` (exported elsewhere) this browser's key, and says what
+/// happened: a different key already here is refused, or with `replace`
+/// kept aside under `reversi.identity.FINGERPRINT` (never deleted).
+pub fn adopt_identity(identity: &Identity, replace: bool) -> Result<String, BrowserDataError> {
+    let fingerprint = identity.public_key().fingerprint().to_string();
+    let encoded = data_encoding::HEXLOWER.encode(&identity.secret_bytes());
+    if let Some(previous) = stored(IDENTITY_KEY) {
+        let current = self::identity()?.public_key();
+        if current == identity.public_key() {
+            return Ok(format!("{fingerprint} is already your key here"));
+        }
+        let found = current.fingerprint();
+        if !replace {
+            return Err(BrowserDataError::OtherIdentity {
+                found: found.to_string(),
+                imported: fingerprint,
+            });
+        }
+        store(&format!("{IDENTITY_KEY}.{}", found.as_compact()), &previous)
+            .map_err(BrowserDataError::NoKey)?;
+        store(IDENTITY_KEY, &encoded).map_err(BrowserDataError::NoKey)?;
+        return Ok(format!(
+            "your key is now {fingerprint}; the previous one ({found}) is kept in this browser"
+        ));
+    }
+    store(IDENTITY_KEY, &encoded).map_err(BrowserDataError::NoKey)?;
+    Ok(format!("your key is now {fingerprint}"))
 }
 
 /// The bytes of a room's stored log, if there is one.

@@ -1102,3 +1102,136 @@ fn the_watch_screen_follows_a_game_from_its_watch_code() {
     drop(harness);
     server.shutdown_handle().shutdown();
 }
+
+fn type_into(harness: &mut Harness<'_, ReversiApp>, label: &str, text: &str) {
+    harness.get_by_label(label).focus();
+    harness.run();
+    harness.get_by_label(label).type_text(text);
+    harness.run();
+}
+
+#[test]
+fn a_key_exported_in_the_window_is_the_same_key_on_the_command_line_and_back() {
+    let dir = TempDir::new("key-window");
+    let home = reversi::data_dir::DataDir::resolve(Some(&dir.0)).unwrap();
+    let original = home.identity().unwrap().public_key();
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Settings").click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains(&original.fingerprint().to_string())
+            .is_some(),
+        "the panel names the key"
+    );
+    let passphrase = "correct horse battery staple";
+    type_into(
+        &mut harness,
+        "Passphrase (at least 10 characters)",
+        passphrase,
+    );
+    type_into(&mut harness, "The passphrase again (to export)", passphrase);
+    harness.get_by_label("Export your key").click();
+    wait_for(&mut harness, "the export", |h| {
+        h.query_by_label_contains("exported to").is_some()
+    });
+    let file = dir.0.join(format!(
+        "reversi-identity-{}.txt",
+        original.fingerprint().as_compact()
+    ));
+    assert!(file.is_file(), "{}", file.display());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "owner-only: {mode:o}");
+    }
+    // The command line takes it into another data directory.
+    let pass_file = dir.0.join("passphrase");
+    std::fs::write(&pass_file, format!("{passphrase}\n")).unwrap();
+    let elsewhere = dir.0.join("elsewhere");
+    reversi_cli(
+        &dir,
+        "elsewhere",
+        &[
+            "identity",
+            "import",
+            file.to_str().unwrap(),
+            "--passphrase-file",
+            pass_file.to_str().unwrap(),
+        ],
+    );
+    let imported = reversi::data_dir::DataDir::resolve(Some(&elsewhere))
+        .unwrap()
+        .identity()
+        .unwrap()
+        .public_key();
+    assert_eq!(imported, original);
+
+    // And back: a key the command line exported elsewhere, pasted into
+    // the window. A wrong passphrase is told and changes nothing.
+    let third = dir.0.join("third");
+    let exported = dir.0.join("export.txt");
+    reversi_cli(
+        &dir,
+        "third",
+        &[
+            "identity",
+            "export",
+            exported.to_str().unwrap(),
+            "--passphrase-file",
+            pass_file.to_str().unwrap(),
+        ],
+    );
+    let theirs = reversi::data_dir::DataDir::resolve(Some(&third))
+        .unwrap()
+        .identity()
+        .unwrap()
+        .public_key();
+    let text = std::fs::read_to_string(&exported).unwrap();
+    let paste =
+        "Or paste a key exported elsewhere (a file reversi-identity-….txt) to make it yours here:";
+    type_into(
+        &mut harness,
+        "Passphrase (at least 10 characters)",
+        "not the passphrase",
+    );
+    type_into(&mut harness, paste, &text);
+    harness.get_by_label("Import the key").click();
+    wait_for(&mut harness, "the refusal", |h| {
+        h.query_by_label_contains("wrong passphrase").is_some()
+    });
+    assert_eq!(home.identity().unwrap().public_key(), original);
+    // The right passphrase, but a key is here already: refused until the
+    // player says to replace it.
+    type_into(
+        &mut harness,
+        "Passphrase (at least 10 characters)",
+        passphrase,
+    );
+    harness.get_by_label("Import the key").click();
+    wait_for(&mut harness, "the refusal", |h| {
+        h.query_by_label_contains("already holds another key")
+            .is_some()
+    });
+    assert_eq!(home.identity().unwrap().public_key(), original);
+    harness
+        .get_by_label("Replace the key here (it is kept aside, not deleted)")
+        .click();
+    type_into(
+        &mut harness,
+        "Passphrase (at least 10 characters)",
+        passphrase,
+    );
+    harness.get_by_label("Import the key").click();
+    wait_for(&mut harness, "the import", |h| {
+        h.query_by_label_contains("your key is now").is_some()
+    });
+    assert_eq!(home.identity().unwrap().public_key(), theirs);
+    let kept = dir.0.join(format!(
+        "identity.key.{}",
+        original.fingerprint().as_compact()
+    ));
+    assert!(kept.is_file(), "the previous key is kept aside");
+}

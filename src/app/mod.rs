@@ -5,6 +5,7 @@
 mod analysis_view;
 pub mod board_view;
 mod game_screen;
+mod key_transfer;
 #[cfg(not(target_arch = "wasm32"))]
 mod leaderboard_job;
 pub mod local_game;
@@ -241,6 +242,9 @@ pub struct ReversiApp {
     /// if the server does not take it.
     #[cfg(not(target_arch = "wasm32"))]
     leaderboard_before: Option<bool>,
+    /// Settings' *Your key* panel: an export or import under way, and
+    /// what the last one did.
+    key_transfer: key_transfer::KeyTransfer,
 }
 
 impl ReversiApp {
@@ -279,6 +283,7 @@ impl ReversiApp {
             leaderboard_said: None,
             #[cfg(not(target_arch = "wasm32"))]
             leaderboard_before: None,
+            key_transfer: key_transfer::KeyTransfer::default(),
         }
     }
 
@@ -523,6 +528,18 @@ impl ReversiApp {
         }
     }
 
+    /// The fingerprint of the player's key, when it can be read.
+    fn key_fingerprint(&self) -> Option<String> {
+        #[cfg(not(target_arch = "wasm32"))]
+        let identity = crate::data_dir::DataDir::resolve(self.data_dir.as_deref())
+            .ok()?
+            .identity()
+            .ok()?;
+        #[cfg(target_arch = "wasm32")]
+        let identity = crate::browser_data::identity().ok()?;
+        Some(identity.public_key().fingerprint().to_string())
+    }
+
     fn settings_screen(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
         ui.heading("Settings");
         egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
@@ -554,6 +571,18 @@ impl ReversiApp {
         );
         #[cfg(not(target_arch = "wasm32"))]
         self.leaderboard_setting(ui);
+        ui.separator();
+        #[cfg(not(target_arch = "wasm32"))]
+        let home = crate::data_dir::DataDir::resolve(self.data_dir.as_deref())
+            .map(key_transfer::KeyHome::Dir);
+        #[cfg(target_arch = "wasm32")]
+        let home: Result<_, String> = Ok(key_transfer::KeyHome::Browser);
+        match home {
+            Ok(home) => self.key_transfer.ui(ui, &home),
+            Err(e) => {
+                ui.label(format!("Your key: {e}"));
+            }
+        }
         if ui.button("Back").clicked() {
             return Some(Screen::Home);
         }
@@ -999,6 +1028,11 @@ pub struct AppStatus {
     pub log_sha256: Option<String>,
     /// The safety code of the network game's two keys, once known.
     pub safety_code: Option<String>,
+    /// On Settings: the fingerprint of the player's key.
+    pub key: Option<String>,
+    /// On Settings: what the last export or import of the key did, or
+    /// why it did not (`None` while one runs, or before any).
+    pub key_said: Option<String>,
 }
 
 impl ReversiApp {
@@ -1008,6 +1042,8 @@ impl ReversiApp {
     /// with the rules on Home (`&name=NAME` too). A room code opens
     /// the join screen with it filled in; with `&autojoin` it joins at
     /// once, under the name `&name=NAME` if given (which is remembered).
+    /// `key` opens Settings at *Your key*, its passphrase field ready (the
+    /// way to import a key exported elsewhere).
     /// An empty fragment does nothing; anything else is refused with the
     /// reason, which Home shows too.
     pub fn open_link(&mut self, fragment: &str) -> Result<(), String> {
@@ -1025,6 +1061,11 @@ impl ReversiApp {
         }
         let mut parts = fragment.split('&');
         match parts.next() {
+            Some("key") => {
+                self.screen = Screen::Settings;
+                self.key_transfer.focus_passphrase();
+                return Ok(());
+            }
             Some("computer") => {}
             Some("host") => {
                 for part in parts {
@@ -1167,7 +1208,13 @@ impl ReversiApp {
                     Err(e) => format!("Does not verify: {e}"),
                 });
             }
-            Screen::Settings => status.screen = "settings",
+            Screen::Settings => {
+                status.screen = "settings";
+                status.key = self.key_fingerprint();
+                status.key_said = self.key_transfer.said().map(|said| match said {
+                    Ok(said) | Err(said) => said.clone(),
+                });
+            }
         }
         status
     }

@@ -53,7 +53,7 @@ pub enum DataDirError {
     },
     /// A different key is here already.
     #[error(
-        "this data directory already has another identity ({found}); pass --replace to put it aside and use {imported}"
+        "this data directory already holds another key ({found}); replace it to use {imported} (--replace on the command line; the old key is put aside, not deleted)"
     )]
     OtherIdentity {
         /// The key already here.

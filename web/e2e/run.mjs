@@ -8,7 +8,7 @@
 // Each scenario prints "ok NAME" or "FAILED NAME: why"; the last line is
 // "browser: N passed, M failed" and the exit status says whether all passed.
 import { chromium } from 'playwright-core';
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
@@ -168,7 +168,65 @@ async function registerMatchesLog(page) {
   return entry;
 }
 
+/** `reversi ARGS` on a data directory of its own; its stdout, or the failure. */
+function nativeOk(data, args) {
+  return execFileSync(bin, ['--data-dir', data, ...args], { encoding: 'utf8' });
+}
+
 const scenarios = {
+  // The player's key crosses between the desktop and the browser under a
+  // passphrase, both ways, through the page's Settings (opened by #key).
+  async a_key_moves_between_the_browser_and_the_desktop() {
+    const work = mkdtempSync('/tmp/reversi-e2e-key-');
+    const passphrase = 'correct horse battery staple';
+    writeFileSync(`${work}/pass`, `${passphrase}\n`);
+    const { page, context } = await open('#key');
+    const opened = await until(page, 'the key panel', (s) => s.screen === 'settings' && s.key, 30);
+    await page.locator('canvas').focus();
+    // Exported from the page: typed into the focused passphrase field, the
+    // second field, then Enter on the export button.
+    await page.keyboard.type(passphrase);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(passphrase);
+    await page.keyboard.press('Tab');
+    const sealing = Date.now();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60000 }),
+      page.keyboard.press('Enter'),
+    ]);
+    const file = `${work}/from-page.txt`;
+    await download.saveAs(file);
+    const said = await until(page, 'the export', (s) => s.key_said, 30);
+    if (!/exported/.test(said.key_said)) throw new Error(`the page says: ${said.key_said}`);
+    // Argon2id (64 MiB, 3 passes) runs on the page's thread: the page pauses this long.
+    console.log(`  sealed in the page in ${Date.now() - sealing} ms`);
+    nativeOk(`${work}/desktop`, ['identity', 'import', file, '--passphrase-file', `${work}/pass`]);
+    const desktop = nativeOk(`${work}/desktop`, ['identity']).trim();
+    if (desktop !== opened.key) throw new Error(`the desktop has ${desktop}, the page ${opened.key}`);
+    console.log(`  page → desktop: ${desktop}`);
+    // Imported into the page: a key the command line made and exported.
+    nativeOk(`${work}/other`, ['identity', 'export', `${work}/from-desktop.txt`, '--passphrase-file', `${work}/pass`]);
+    const other = nativeOk(`${work}/other`, ['identity']).trim();
+    await page.goto('about:blank');
+    await page.goto(`${url}#key`);
+    await until(page, 'the key panel again', (s) => s.screen === 'settings' && s.key, 30);
+    await page.locator('canvas').focus();
+    await page.keyboard.type(passphrase);
+    await page.keyboard.press('Tab'); // the second field (left empty)
+    await page.keyboard.press('Tab'); // the text of the key
+    await page.keyboard.type(readFileSync(`${work}/from-desktop.txt`, 'utf8').trimEnd());
+    await page.keyboard.press('Tab'); // "replace the key here"
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab'); // "Import the key"
+    await page.keyboard.press('Enter');
+    const imported = await until(page, 'the import', (s) => s.key_said && s.key === other, 60)
+      .catch(async (e) => { throw new Error(`${e.message}; ${JSON.stringify(await status(page))}`); });
+    console.log(`  desktop → page: ${imported.key}; ${imported.key_said}`);
+    const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('reversi.identity.')));
+    if (kept.length !== 1) throw new Error(`the previous key is not kept aside: ${kept}`);
+    await context.close();
+  },
+
   // A server that serves a changed module or script under the page's own
   // names: the page refuses it by Subresource Integrity, says so, and
   // never runs it.

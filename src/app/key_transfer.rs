@@ -1,0 +1,296 @@
+//! Settings' *Your key* panel: the player's key exported under a
+//! passphrase, or a key exported elsewhere (`reversi identity export`,
+//! the window or another browser) imported, so that one player keeps one
+//! key, and their ratings, on the desktop and in the browser.
+//!
+//! The sealing is memory-hard (Argon2id, see [`crate::identity_export`])
+//! and takes a moment: natively on a background thread; in the browser,
+//! which gives a page one thread, on the page's own after a frame that
+//! says so. Where the key lives differs (the data directory, the page's
+//! storage); the panel itself is the same.
+
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::mpsc;
+
+use crate::identity_export::{self, Cost, MIN_PASSPHRASE_CHARS};
+use crate::match_log::Identity;
+
+/// Where the player's key is kept.
+#[derive(Debug, Clone)]
+pub enum KeyHome {
+    /// The data directory of the native program.
+    #[cfg(not(target_arch = "wasm32"))]
+    Dir(crate::data_dir::DataDir),
+    /// The page's storage.
+    #[cfg(target_arch = "wasm32")]
+    Browser,
+}
+
+impl KeyHome {
+    fn identity(&self) -> Result<Identity, String> {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            KeyHome::Dir(dir) => dir.identity().map_err(|e| e.to_string()),
+            #[cfg(target_arch = "wasm32")]
+            KeyHome::Browser => crate::browser_data::identity().map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Makes `identity` this home's key; what happened, in words.
+    fn adopt(&self, identity: &Identity, replace: bool) -> Result<String, String> {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            KeyHome::Dir(dir) => {
+                use crate::data_dir::Adopted;
+                match dir
+                    .adopt_identity(identity, replace)
+                    .map_err(|e| e.to_string())?
+                {
+                    Adopted::Same(fingerprint) => {
+                        Ok(format!("{fingerprint} is already your key here"))
+                    }
+                    Adopted::New(fingerprint) => Ok(format!("your key is now {fingerprint}")),
+                    Adopted::Replaced {
+                        fingerprint,
+                        previous,
+                    } => Ok(format!(
+                        "your key is now {fingerprint}; the previous one is kept in {}",
+                        previous.display()
+                    )),
+                }
+            }
+            #[cfg(target_arch = "wasm32")]
+            KeyHome::Browser => {
+                crate::browser_data::adopt_identity(identity, replace).map_err(|e| e.to_string())
+            }
+        }
+    }
+
+    /// Hands an export to the player: a file in the data directory, or a
+    /// download from the page; where it went, in words.
+    fn deliver(&self, fingerprint: &str, text: &str) -> Result<String, String> {
+        let name = format!("reversi-identity-{fingerprint}.txt");
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            KeyHome::Dir(dir) => {
+                use std::io::Write as _;
+                let path = dir.path().join(&name);
+                let _ = std::fs::remove_file(&path);
+                let mut file = crate::data_dir::create_private(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                file.write_all(text.as_bytes())
+                    .and_then(|()| file.sync_all())
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                Ok(format!("exported to {}", path.display()))
+            }
+            #[cfg(target_arch = "wasm32")]
+            KeyHome::Browser => {
+                crate::platform::web::download(&name, text.as_bytes())?;
+                Ok(format!("exported: {name} is downloaded"))
+            }
+        }
+    }
+}
+
+/// What a finished job hands back to the page's thread.
+enum Done {
+    Sealed { fingerprint: String, text: String },
+    Opened(Identity),
+}
+
+type Work = Box<dyn FnOnce() -> Result<Done, String> + Send>;
+
+/// A job under way.
+enum Job {
+    /// Natively: on a background thread, its answer on this receiver.
+    #[cfg(not(target_arch = "wasm32"))]
+    Thread(mpsc::Receiver<Result<Done, String>>),
+    /// In the browser: to run on the next frame, once "working" is shown.
+    #[cfg(target_arch = "wasm32")]
+    NextFrame(Option<Work>),
+}
+
+/// The panel's state (kept in the app for as long as it runs).
+#[derive(Default)]
+pub struct KeyTransfer {
+    passphrase: String,
+    again: String,
+    import_text: String,
+    replace: bool,
+    job: Option<Job>,
+    /// The last outcome: `Ok` what happened, `Err` why not.
+    said: Option<Result<String, String>>,
+    /// Whether the passphrase field takes the keyboard on the next frame
+    /// (the `#key` link).
+    focus: bool,
+}
+
+impl std::fmt::Debug for KeyTransfer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the passphrase.
+        f.debug_struct("KeyTransfer")
+            .field("working", &self.job.is_some())
+            .field("said", &self.said)
+            .finish_non_exhaustive()
+    }
+}
+
+fn seal(identity: &Identity, passphrase: &str) -> Result<Done, String> {
+    let mut salt = [0u8; 16];
+    let mut nonce = [0u8; 24];
+    getrandom::fill(&mut salt)
+        .and_then(|()| getrandom::fill(&mut nonce))
+        .map_err(|e| format!("no random bytes: {e}"))?;
+    let text = identity_export::seal(identity, passphrase, salt, nonce, Cost::DEFAULT)
+        .map_err(|e| e.to_string())?;
+    Ok(Done::Sealed {
+        fingerprint: identity.public_key().fingerprint().as_compact().to_string(),
+        text,
+    })
+}
+
+impl KeyTransfer {
+    /// Gives the passphrase field the keyboard on the next frame.
+    pub fn focus_passphrase(&mut self) {
+        self.focus = true;
+    }
+
+    /// The last outcome: `Ok` what happened, `Err` why not; `None` while a
+    /// job runs, or before any.
+    pub fn said(&self) -> Option<&Result<String, String>> {
+        self.said.as_ref()
+    }
+
+    fn start(&mut self, ctx: &egui::Context, work: Work) {
+        self.said = None;
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let (tx, rx) = mpsc::channel();
+            let ctx = ctx.clone();
+            let spawned = crate::background::spawn("reversi-key", move || {
+                let _ = tx.send(work());
+                ctx.request_repaint();
+            });
+            match spawned {
+                Ok(_) => self.job = Some(Job::Thread(rx)),
+                Err(e) => self.said = Some(Err(format!("cannot start: {e}"))),
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.job = Some(Job::NextFrame(Some(work)));
+            ctx.request_repaint();
+        }
+    }
+
+    /// Takes a finished job's answer, if any.
+    fn poll(&mut self, home: &KeyHome) {
+        let answer = match self.job.as_mut() {
+            None => return,
+            #[cfg(not(target_arch = "wasm32"))]
+            Some(Job::Thread(rx)) => match rx.try_recv() {
+                Ok(answer) => answer,
+                Err(mpsc::TryRecvError::Empty) => return,
+                Err(mpsc::TryRecvError::Disconnected) => Err("the job stopped".into()),
+            },
+            #[cfg(target_arch = "wasm32")]
+            Some(Job::NextFrame(work)) => match work.take() {
+                Some(work) => work(),
+                None => Err("the job stopped".into()),
+            },
+        };
+        self.job = None;
+        self.said = Some(answer.and_then(|done| match done {
+            Done::Sealed { fingerprint, text } => home.deliver(&fingerprint, &text),
+            Done::Opened(identity) => {
+                let said = home.adopt(&identity, self.replace)?;
+                self.import_text.clear();
+                Ok(said)
+            }
+        }));
+        self.passphrase.clear();
+        self.again.clear();
+    }
+
+    /// Draws the panel and runs what it asks for.
+    pub fn ui(&mut self, ui: &mut egui::Ui, home: &KeyHome) {
+        self.poll(home);
+        ui.heading("Your key");
+        let fingerprint = home
+            .identity()
+            .map(|i| i.public_key().fingerprint().to_string());
+        ui.label(match &fingerprint {
+            Ok(fingerprint) => format!(
+                "Your key {fingerprint} signs your moves, and your ratings follow it. Export it to use it in another browser or on the desktop."
+            ),
+            Err(e) => e.clone(),
+        });
+        let label = ui.label(format!(
+            "Passphrase (at least {MIN_PASSPHRASE_CHARS} characters)"
+        ));
+        let field = ui
+            .add(egui::TextEdit::singleline(&mut self.passphrase).password(true))
+            .labelled_by(label.id);
+        if std::mem::take(&mut self.focus) {
+            field.request_focus();
+            field.scroll_to_me(Some(egui::Align::Center));
+        }
+        let label = ui.label("The passphrase again (to export)");
+        ui.add(egui::TextEdit::singleline(&mut self.again).password(true))
+            .labelled_by(label.id);
+        let long_enough = self.passphrase.chars().count() >= MIN_PASSPHRASE_CHARS;
+        let idle = self.job.is_none();
+        ui.horizontal(|ui| {
+            let export = ui.add_enabled(
+                idle && long_enough && self.again == self.passphrase && fingerprint.is_ok(),
+                egui::Button::new("Export your key"),
+            );
+            if export.clicked()
+                && let Ok(identity) = home.identity()
+            {
+                let passphrase = self.passphrase.clone();
+                self.start(ui.ctx(), Box::new(move || seal(&identity, &passphrase)));
+            }
+        });
+        let label = ui.label(
+            "Or paste a key exported elsewhere (a file reversi-identity-….txt) to make it yours here:",
+        );
+        ui.add(
+            egui::TextEdit::multiline(&mut self.import_text)
+                .desired_rows(3)
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(label.id);
+        ui.checkbox(
+            &mut self.replace,
+            "Replace the key here (it is kept aside, not deleted)",
+        );
+        let import = ui.add_enabled(
+            idle && long_enough && !self.import_text.trim().is_empty(),
+            egui::Button::new("Import the key"),
+        );
+        if import.clicked() {
+            let (text, passphrase) = (self.import_text.clone(), self.passphrase.clone());
+            self.start(
+                ui.ctx(),
+                Box::new(move || {
+                    identity_export::open(&text, &passphrase)
+                        .map(Done::Opened)
+                        .map_err(|e| e.to_string())
+                }),
+            );
+        }
+        match (&self.job, &self.said) {
+            (Some(_), _) => {
+                ui.label("Working: the passphrase is stretched on purpose, to be slow to guess…");
+            }
+            (None, Some(Ok(said))) => {
+                ui.label(said.as_str());
+            }
+            (None, Some(Err(why))) => {
+                ui.colored_label(egui::Color32::from_rgb(0xe0, 0x60, 0x60), why.as_str());
+            }
+            (None, None) => {}
+        }
+    }
+}
