@@ -2,8 +2,10 @@
 
 #![allow(dead_code)]
 
+pub mod hostile_server;
 pub mod logs;
 pub mod naive_rules;
+pub mod player;
 pub mod postgres;
 pub mod signaling_server;
 
