@@ -715,6 +715,15 @@ fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
         a.safety_code, b.safety_code,
         "both windows show one safety code"
     );
+    assert!(
+        a.safety_words
+            .as_ref()
+            .is_some_and(|w| w.split(' ').count() == 6)
+    );
+    assert_eq!(
+        a.safety_words, b.safety_words,
+        "and the same six safety words"
+    );
     let first_log = a.log.clone().unwrap();
     let log_a = std::fs::read(a.log.unwrap()).unwrap();
     let log_b = std::fs::read(b.log.unwrap()).unwrap();

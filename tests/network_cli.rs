@@ -159,6 +159,22 @@ fn play_full_game(name: &str, rules: &[&str]) {
     let guest_code = code_in(&text(&guest.stderr));
     assert!(guest_code.is_some(), "{}", text(&guest.stderr));
     assert_eq!(code_in(&host_stderr), guest_code);
+    let words_in = |stderr: &str| {
+        stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("safety words: "))
+            .and_then(|rest| rest.split(" — ").next())
+            .map(str::to_string)
+    };
+    let guest_words = words_in(&text(&guest.stderr));
+    assert!(
+        guest_words
+            .as_ref()
+            .is_some_and(|w| w.split(' ').count() == 6),
+        "{}",
+        text(&guest.stderr)
+    );
+    assert_eq!(words_in(&host_stderr), guest_words, "the same safety words");
     let report = audit(&dir.path("guest.log"));
     assert!(report.status.success(), "{}", text(&report.stderr));
 }

@@ -1028,6 +1028,8 @@ pub struct AppStatus {
     pub log_sha256: Option<String>,
     /// The safety code of the network game's two keys, once known.
     pub safety_code: Option<String>,
+    /// The same code as six words.
+    pub safety_words: Option<String>,
     /// On Settings: the fingerprint of the player's key.
     pub key: Option<String>,
     /// On Settings: what the last export or import of the key did, or
@@ -1306,6 +1308,7 @@ fn network_status(status: &mut AppStatus, snap: &network_game::NetSnapshot) {
     }
     status.log_sha256 = snap.log_sha256.as_ref().map(|(_, hash)| hash.clone());
     status.safety_code = snap.safety_code.clone();
+    status.safety_words = snap.safety_words.clone();
 }
 
 /// Opens the desktop client's window and runs it until it is closed.

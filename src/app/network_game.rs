@@ -73,6 +73,8 @@ pub struct NetSnapshot {
     pub log_sha256: Option<(usize, String)>,
     /// The safety code of the opponent's key and ours, once they said hello.
     pub safety_code: Option<String>,
+    /// The same code as six words.
+    pub safety_words: Option<String>,
 }
 
 impl NetSnapshot {
@@ -490,9 +492,11 @@ async fn play(
                 name,
                 fingerprint,
                 safety_code,
+                safety_words,
             } => {
                 s.opponent = Some((name.clone(), fingerprint.clone()));
                 s.safety_code = Some(safety_code.clone());
+                s.safety_words = Some(safety_words.clone());
             }
             Event::Started { color } => s
                 .notices

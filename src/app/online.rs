@@ -611,10 +611,11 @@ impl ReversiApp {
                     }
                     if let Some((name, fingerprint)) = &snap.opponent {
                         ui.label(format!("Opponent: {name} ({fingerprint})"));
-                        if let Some(code) = &snap.safety_code {
-                            ui.label(format!("Safety code: {code}")).on_hover_text(
-                                "Your opponent sees the same code if nobody stands between you. Compare it by voice if it matters.",
-                            );
+                        if let (Some(code), Some(words)) = (&snap.safety_code, &snap.safety_words) {
+                            ui.label(format!("Safety words: {words}"))
+                                .on_hover_text(format!(
+                                    "Your opponent sees the same words (and the same code, {code}) if nobody stands between you. Compare them by voice if it matters."
+                                ));
                         }
                         ui.label(match (snap.connected(), snap.route) {
                             (true, Some(route)) => format!("connected ({route})"),

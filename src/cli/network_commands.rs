@@ -183,7 +183,7 @@ pub struct RematchArgs {
 }
 
 /// What the safety code is for, in a line.
-const SAFETY_CODE_HINT: &str = "your opponent sees the same code if nobody stands between you; compare it by voice if it matters";
+const SAFETY_CODE_HINT: &str = "your opponent sees the same words if nobody stands between you; compare them by voice if it matters";
 
 /// A `--server` value, checked (`https://` becomes `wss://`).
 pub(super) fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
@@ -511,9 +511,11 @@ async fn play(
             name,
             fingerprint,
             safety_code,
+            safety_words,
         } => {
             eprintln!("opponent: {name} (key {fingerprint})");
-            eprintln!("safety code: {safety_code} — {SAFETY_CODE_HINT}");
+            eprintln!("safety words: {safety_words} — {SAFETY_CODE_HINT}");
+            eprintln!("safety code: {safety_code} (the same as digits)");
         }
         Event::Started { color } => eprintln!("the colours are settled: you play {color}"),
         Event::Chose {

@@ -85,6 +85,8 @@ pub enum Event {
         /// screen unless someone stands between the two (see
         /// [`crate::match_log::safety_code`]).
         safety_code: String,
+        /// The same code as six words, to read out.
+        safety_words: String,
     },
     /// The colours are settled (by the coin, or by the choices after it):
     /// play begins.
@@ -887,14 +889,13 @@ impl Session {
         });
         let mut out = Vec::new();
         if !known {
+            let safety =
+                crate::match_log::safety_code::SafetyCode::of(&self.identity.public_key(), &key);
             out.push(Output::Event(Event::PeerIdentified {
                 name: hello.name.clone(),
                 fingerprint: fingerprint.to_string(),
-                safety_code: crate::match_log::safety_code::SafetyCode::of(
-                    &self.identity.public_key(),
-                    &key,
-                )
-                .to_string(),
+                safety_code: safety.to_string(),
+                safety_words: safety.words(),
             }));
         }
         // Bring the peer up to date, or notice that the logs disagree.

@@ -284,6 +284,10 @@ const scenarios = {
     if (!native_code || colours.safety_code !== native_code) {
       throw new Error(`safety codes differ: page ${colours.safety_code}, native ${native_code}`);
     }
+    const native_words = (host.stderr().match(/safety words: ([a-z]+(?: [a-z]+){5})/) || [])[1];
+    if (!native_words || colours.safety_words !== native_words) {
+      throw new Error(`safety words differ: page ${colours.safety_words}, native ${native_words}`);
+    }
     const s = await playToTheEnd(page);
     if ((await host.exited) !== 0) throw new Error(`the host failed: ${host.stderr()}`);
     await sameLogs(page, log, s);

@@ -1,5 +1,7 @@
-//! The safety code of two players: twenty digits derived from both keys,
-//! the same on both screens, for the players to compare by voice.
+//! The safety code of two players: derived from both keys, the same on
+//! both screens, for the players to compare by voice, as six words
+//! (`ability garden …`, from the BIP-39 English list, whose words are
+//! told apart by their first four letters) or twenty digits.
 //!
 //! Whoever stands between two players (a signaling server answering as the
 //! host to the guest and as the guest to the host) holds keys of its own,
@@ -12,9 +14,12 @@ use sha2::{Digest as _, Sha256};
 
 use super::identity::PublicKey;
 
-/// Twenty digits in four groups of five.
+/// The code of a pair of keys: SHA-256 of both, shown as words or digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SafetyCode([u32; 4]);
+pub struct SafetyCode([u8; 32]);
+
+/// How many safety words are shown: 66 bits, as many as the digits.
+pub const SAFETY_WORDS: usize = 6;
 
 impl SafetyCode {
     /// The code of the pair `a`, `b` (in either order).
@@ -26,20 +31,29 @@ impl SafetyCode {
             .chain_update(low)
             .chain_update(high)
             .finalize();
-        let mut groups = [0; 4];
-        for (group, bytes) in groups.iter_mut().zip(digest.chunks_exact(8)) {
-            let value = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
-            *group = (value % 100_000) as u32;
-        }
-        SafetyCode(groups)
+        SafetyCode(digest.into())
+    }
+
+    /// Six words, each 11 bits of the code, for comparing by voice.
+    pub fn words(&self) -> String {
+        let list = bip39::Language::English.word_list();
+        let bits = u128::from_be_bytes(self.0[..16].try_into().expect("16 bytes"));
+        (0..SAFETY_WORDS)
+            .map(|i| list[((bits >> (128 - 11 * (i + 1))) & 0x7ff) as usize])
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
 impl std::fmt::Display for SafetyCode {
     /// `04821 39130 55271 09388`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let [a, b, c, d] = self.0;
-        write!(f, "{a:05} {b:05} {c:05} {d:05}")
+        let mut groups = self
+            .0
+            .chunks_exact(8)
+            .map(|bytes| u64::from_le_bytes(bytes.try_into().expect("8 bytes")) % 100_000);
+        let mut next = || groups.next().unwrap_or_default();
+        write!(f, "{:05} {:05} {:05} {:05}", next(), next(), next(), next())
     }
 }
 
@@ -69,9 +83,22 @@ mod tests {
     #[test]
     fn the_code_is_fixed_for_a_pair_of_keys() {
         // Golden: a change here changes every player's code.
-        let golden = SafetyCode::of(&key(1), &key(2)).to_string();
-        assert_eq!(golden, GOLDEN);
+        let code = SafetyCode::of(&key(1), &key(2));
+        assert_eq!(code.to_string(), GOLDEN);
+        assert_eq!(code.words(), GOLDEN_WORDS);
+    }
+
+    #[test]
+    fn six_words_from_the_list_differ_for_another_pair() {
+        let (ann, ben, eve) = (key(1), key(2), key(3));
+        let words = SafetyCode::of(&ann, &ben).words();
+        assert_eq!(words, SafetyCode::of(&ben, &ann).words());
+        assert_ne!(words, SafetyCode::of(&ann, &eve).words());
+        let list = bip39::Language::English.word_list();
+        assert_eq!(words.split(' ').count(), SAFETY_WORDS);
+        assert!(words.split(' ').all(|w| list.contains(&w)), "{words}");
     }
 
     const GOLDEN: &str = "76893 35770 25669 52577";
+    const GOLDEN_WORDS: &str = "talk derive warfare library donor crash";
 }
