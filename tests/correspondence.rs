@@ -7,8 +7,7 @@
 
 mod support;
 
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -19,78 +18,8 @@ fn reversi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_reversi"))
 }
 
+use support::player::Player;
 use support::signaling_server::Server;
-
-/// One player: a data directory.
-struct Player {
-    dir: PathBuf,
-}
-
-impl Player {
-    fn new(dir: &TempDir, name: &str) -> Player {
-        Player {
-            dir: dir.path(name),
-        }
-    }
-
-    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
-        let mut command = reversi();
-        command
-            .arg("--data-dir")
-            .arg(&self.dir)
-            .args(args)
-            .envs(env.iter().copied())
-            .stdin(Stdio::null());
-        command.output().unwrap()
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let output = self.run(args, &[]);
-        // Shown when a test fails.
-        eprint!("{}", String::from_utf8_lossy(&output.stderr));
-        assert!(
-            output.status.success(),
-            "reversi {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).unwrap()
-    }
-
-    /// The one unfinished game `reversi games --json` lists, if any.
-    fn game(&self, server: &Server) -> Option<Value> {
-        let listed: Value =
-            serde_json::from_str(&self.ok(&["games", "--json", "--server", &server.url()]))
-                .unwrap();
-        let games = listed.as_array().unwrap();
-        assert!(games.len() <= 1, "one game at a time here: {listed}");
-        games.first().cloned()
-    }
-
-    fn log(&self) -> PathBuf {
-        let games = self.dir.join("games");
-        let logs: Vec<PathBuf> = std::fs::read_dir(&games)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "log"))
-            .collect();
-        assert_eq!(logs.len(), 1, "{logs:?}");
-        logs[0].clone()
-    }
-
-    fn mv(&self, server: &Server, square: &str) -> Output {
-        let log = self.log();
-        self.run(
-            &[
-                "move",
-                log.to_str().unwrap(),
-                square,
-                "--server",
-                &server.url(),
-            ],
-            &[],
-        )
-    }
-}
 
 /// Host and guest set a game up through the mailbox, one program at a
 /// time; returns the game id.
@@ -223,16 +152,17 @@ fn a_timeout_claim_wins_against_a_player_who_never_came_back() {
     assert!(String::from_utf8_lossy(&early.stderr).contains("has not passed"));
     assert_eq!(std::fs::read(&log).unwrap(), before, "nothing signed");
     // Six minutes later (the clock moved for the test): the claim wins.
-    let late = claimant.run(
-        &[
+    let late = claimant
+        .command(&[
             "move",
             log.to_str().unwrap(),
             "claim",
             "--server",
             &server.url(),
-        ],
-        &[("REVERSI_CLOCK_OFFSET", "6m")],
-    );
+        ])
+        .env("REVERSI_CLOCK_OFFSET", "6m")
+        .output()
+        .unwrap();
     assert!(
         late.status.success(),
         "{}",

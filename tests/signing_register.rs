@@ -8,88 +8,14 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use reversi::match_log::Record;
 use reversi::match_log::log_file::read_log;
 use serde_json::Value;
 use support::TempDir;
+use support::player::Player;
 use support::signaling_server::Server;
-
-/// One player: a data directory.
-struct Player {
-    dir: PathBuf,
-}
-
-impl Player {
-    fn new(dir: &TempDir, name: &str) -> Player {
-        Player {
-            dir: dir.path(name),
-        }
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_reversi"));
-        command
-            .arg("--data-dir")
-            .arg(&self.dir)
-            .args(args)
-            .stdin(Stdio::null());
-        command
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        let output = self.command(args).output().unwrap();
-        // Shown when a test fails.
-        eprint!("{}", String::from_utf8_lossy(&output.stderr));
-        output
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let output = self.run(args);
-        assert!(
-            output.status.success(),
-            "reversi {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).unwrap()
-    }
-
-    /// `reversi join CODE --server URL --detach --log LOG`.
-    fn join_detached(&self, code: &str, url: &str, log: &Path) {
-        self.ok(&[
-            "join",
-            code,
-            "--server",
-            url,
-            "--detach",
-            "--log",
-            log.to_str().unwrap(),
-        ]);
-    }
-
-    /// `reversi games --json`: the games listed, and what was said on the way.
-    fn games(&self, server: &Server) -> (Vec<Value>, String) {
-        let output = self.run(&["games", "--json", "--server", &server.url()]);
-        assert!(output.status.success());
-        let listed: Value = serde_json::from_slice(&output.stdout).unwrap();
-        (
-            listed.as_array().unwrap().clone(),
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        )
-    }
-
-    /// The logs in the data directory's games folder.
-    fn default_logs(&self) -> Vec<PathBuf> {
-        let Ok(entries) = std::fs::read_dir(self.dir.join("games")) else {
-            return Vec::new();
-        };
-        entries
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "log"))
-            .collect()
-    }
-}
 
 fn text(output: &Output) -> String {
     format!(
@@ -201,11 +127,7 @@ fn a_game_joined_with_a_named_log_is_found_there_and_never_signed_in_a_second_co
     // signed the guest's setup step there.
     let (listed, said) = guest.games(&server);
     assert!(!said.contains("restored"), "{said}");
-    assert!(
-        guest.default_logs().is_empty(),
-        "{:?}",
-        guest.default_logs()
-    );
+    assert!(guest.logs().is_empty(), "{:?}", guest.logs());
     assert_eq!(listed.len(), 1);
     assert_eq!(
         Path::new(listed[0]["log"].as_str().unwrap()),
@@ -219,7 +141,7 @@ fn a_game_joined_with_a_named_log_is_found_there_and_never_signed_in_a_second_co
     guest.games(&server);
     let played = play(&server, [(&host, &h_log), (&guest, &g_log)], 12);
     assert_eq!(played, 12, "the game goes on from the named logs");
-    assert!(guest.default_logs().is_empty() && host.default_logs().is_empty());
+    assert!(guest.logs().is_empty() && host.logs().is_empty());
     assert_no_equivocation(&[&h_log, &g_log]);
     // Each side's log holds the other's records too: one chain.
     assert_one_chain(&server, [(&host, &h_log), (&guest, &g_log)]);
@@ -270,10 +192,7 @@ fn game_in_progress(dir: &TempDir, server: &Server) -> (Player, Player, PathBuf,
     guest.ok(&["join", code.trim(), "--server", &url, "--detach"]);
     host.games(server);
     guest.games(server);
-    let (h_log, g_log) = (
-        host.default_logs()[0].clone(),
-        guest.default_logs()[0].clone(),
-    );
+    let (h_log, g_log) = (host.logs()[0].clone(), guest.logs()[0].clone());
     play(server, [(&host, &h_log), (&guest, &g_log)], 2);
     (host, guest, h_log, g_log)
 }
@@ -435,7 +354,7 @@ fn two_copies_from_before_the_register_are_reported_and_nothing_is_signed_until_
     let kept = guest.ok(&["keep", g_log.to_str().unwrap()]);
     assert!(kept.contains("set aside"), "{kept}");
     assert!(!short.exists());
-    assert_eq!(guest.default_logs(), std::slice::from_ref(&g_log));
+    assert_eq!(guest.logs(), std::slice::from_ref(&g_log));
     assert_eq!(play(&server, [(&host, &h_log), (&guest, &g_log)], 2), 2);
     assert_no_equivocation(&[&h_log, &g_log]);
 }
