@@ -102,10 +102,32 @@ fn claim_plain_webgl(canvas: &web_sys::HtmlCanvasElement) {
     let _ = canvas.get_context_with_context_options("webgl2", &attributes);
 }
 
+/// The footer: which bundle this page is, the SHA-256 of its SHA256SUMS
+/// (what `web/build.sh` and `reversi-signaling` print). Computed here: a
+/// page served over plain http, as on a LAN, has no WebCrypto.
+fn show_bundle_name() {
+    use sha2::{Digest as _, Sha256};
+    wasm_bindgen_futures::spawn_local(async {
+        let Ok((200, sums)) =
+            reversi::platform::web::fetch("GET", "SHA256SUMS", None, 64 * 1024).await
+        else {
+            return;
+        };
+        let name: String = Sha256::digest(sums.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        if let Some(footer) = element("reversi_bundle") {
+            footer.set_text_content(Some(&format!("bundle sha256 {name}")));
+        }
+    });
+}
+
 /// Starts the app in the page's canvas.
 pub fn start() {
     eframe::WebLogger::init(log::LevelFilter::Info).ok();
     offer_benchmark();
+    show_bundle_name();
     wasm_bindgen_futures::spawn_local(async {
         let Some(canvas) =
             element("reversi_canvas").and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
