@@ -176,12 +176,16 @@ impl WebAssets {
     /// The bundle's name (see [`bundle_sha256`]), from the files served
     /// other than their checksum list.
     pub fn bundle_sha256(&self) -> String {
-        let files = self
-            .files
+        bundle_sha256(&checksums(self.files()))
+    }
+
+    /// The bundle's files and their bytes, by name, without their
+    /// checksum list.
+    pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.files
             .iter()
             .filter(|(name, _)| name.as_str() != CHECKSUMS)
-            .map(|(name, asset)| (name.as_str(), &asset.bytes[..]));
-        bundle_sha256(&checksums(files))
+            .map(|(name, asset)| (name.as_str(), &asset.bytes[..]))
     }
 
     /// The names of the files served.

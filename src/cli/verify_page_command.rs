@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
-use reversi_signaling::web_assets::{
-    CHECKSUMS, MAX_FILE_BYTES, MAX_FILES, bundle_sha256, checksums,
-};
+use reversi_signaling::web_assets::{CHECKSUMS, MAX_FILE_BYTES, WebAssets};
 use sha2::{Digest as _, Sha256};
 
 use super::CliError;
@@ -34,53 +32,18 @@ pub struct VerifyPageArgs {
     pub dist: Option<PathBuf>,
 }
 
-/// The files of the local build, by name, without their checksum list.
-fn local_files(dist: Option<&Path>) -> Result<Vec<(String, Vec<u8>)>, CliError> {
-    let files: Vec<(String, Vec<u8>)> = match dist {
-        None => crate::net::embedded_server::WEB_BUNDLE
-            .iter()
-            .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
-            .collect(),
-        Some(dir) => {
-            let unreadable =
-                |e: std::io::Error| CliError::Page(format!("cannot read {}: {e}", dir.display()));
-            let mut files = Vec::new();
-            for entry in std::fs::read_dir(dir).map_err(unreadable)? {
-                let entry = entry.map_err(unreadable)?;
-                let path = entry.path();
-                if !path.is_file() {
-                    continue;
-                }
-                if files.len() >= MAX_FILES {
-                    return Err(CliError::Page(format!(
-                        "{} holds more than {MAX_FILES} files: is it a bundle?",
-                        dir.display()
-                    )));
-                }
-                let size = entry.metadata().map_err(unreadable)?.len();
-                if size > MAX_FILE_BYTES {
-                    return Err(CliError::Page(format!(
-                        "{} is {size} bytes, more than a bundle's file may have",
-                        path.display()
-                    )));
-                }
-                let bytes = std::fs::read(&path).map_err(unreadable)?;
-                files.push((entry.file_name().to_string_lossy().into_owned(), bytes));
-            }
-            files
-        }
-    };
-    let files: Vec<_> = files
-        .into_iter()
-        .filter(|(name, _)| name != CHECKSUMS)
-        .collect();
-    if !files.iter().any(|(name, _)| name == "index.html") {
-        return Err(CliError::Page(match dist {
-            None => "this program has no browser bundle built in: run web/build.sh and pass --dist web/dist".into(),
-            Some(dir) => format!("{} has no index.html: is it the output of web/build.sh?", dir.display()),
-        }));
+/// The local build: `--dist DIR` (loaded, and bounded, as the server
+/// loads a bundle), or the bundle built into this program.
+fn local_bundle(dist: Option<&Path>) -> Result<WebAssets, CliError> {
+    match dist {
+        Some(dir) => WebAssets::load(dir).map_err(|e| CliError::Page(e.to_string())),
+        None => crate::net::embedded_server::built_in_bundle().ok_or_else(|| {
+            CliError::Page(
+                "this program has no browser bundle built in: run web/build.sh and pass --dist web/dist"
+                    .into(),
+            )
+        }),
     }
-    Ok(files)
 }
 
 /// The server and the page's folder (`/play/` when the URL names none).
@@ -110,7 +73,7 @@ fn sha256_hex(bytes: &[u8]) -> String {
 /// Runs `reversi verify-page`: `Ok` with the bundle's name when every
 /// served file is the local build's, the per-file report otherwise.
 pub fn run(args: &VerifyPageArgs) -> Result<String, CliError> {
-    let files = local_files(args.dist.as_deref())?;
+    let bundle = local_bundle(args.dist.as_deref())?;
     let (server, folder) = page_of(&args.url)?;
     let runtime = runtime()?;
     let fetch = |name: &str| {
@@ -123,7 +86,7 @@ pub fn run(args: &VerifyPageArgs) -> Result<String, CliError> {
     };
     let mut report = String::new();
     let mut differs = 0;
-    for (name, bytes) in &files {
+    for (name, bytes) in bundle.files() {
         let built = sha256_hex(bytes);
         let line = match fetch(name) {
             Ok((200, served)) if sha256_hex(&served) == built => {
@@ -145,11 +108,7 @@ pub fn run(args: &VerifyPageArgs) -> Result<String, CliError> {
         report.push_str(&line);
         report.push('\n');
     }
-    let ours = bundle_sha256(&checksums(
-        files
-            .iter()
-            .map(|(name, bytes)| (name.as_str(), &bytes[..])),
-    ));
+    let ours = bundle.bundle_sha256();
     match fetch(CHECKSUMS) {
         Ok((200, served)) if sha256_hex(&served) == ours => {}
         Ok((200, served)) => {
@@ -205,7 +164,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("verify-page-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("reversi.js"), b"x").unwrap();
-        let why = local_files(Some(&dir)).unwrap_err().to_string();
+        let why = local_bundle(Some(&dir)).unwrap_err().to_string();
         assert!(why.contains("has no index.html"), "{why}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
