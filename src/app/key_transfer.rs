@@ -123,6 +123,9 @@ pub struct KeyTransfer {
     /// Whether the passphrase field takes the keyboard on the next frame
     /// (the `#key` link).
     focus: bool,
+    /// The key's fingerprint, or why it cannot be read: read when the
+    /// panel is first drawn and after an import, not on every frame.
+    fingerprint: Option<Result<String, String>>,
 }
 
 impl std::fmt::Debug for KeyTransfer {
@@ -153,6 +156,11 @@ impl KeyTransfer {
     /// Gives the passphrase field the keyboard on the next frame.
     pub fn focus_passphrase(&mut self) {
         self.focus = true;
+    }
+
+    /// The fingerprint of the player's key, once the panel has been drawn.
+    pub fn fingerprint(&self) -> Option<&str> {
+        self.fingerprint.as_ref()?.as_deref().ok()
     }
 
     /// The last outcome: `Ok` what happened, `Err` why not; `None` while a
@@ -205,6 +213,7 @@ impl KeyTransfer {
             Done::Opened(identity) => {
                 let said = home.adopt(&identity, self.replace)?;
                 self.import_text.clear();
+                self.fingerprint = None;
                 Ok(said)
             }
         }));
@@ -216,9 +225,13 @@ impl KeyTransfer {
     pub fn ui(&mut self, ui: &mut egui::Ui, home: &KeyHome) {
         self.poll(home);
         ui.heading("Your key");
-        let fingerprint = home
-            .identity()
-            .map(|i| i.public_key().fingerprint().to_string());
+        let fingerprint = self
+            .fingerprint
+            .get_or_insert_with(|| {
+                home.identity()
+                    .map(|i| i.public_key().fingerprint().to_string())
+            })
+            .clone();
         ui.label(match &fingerprint {
             Ok(fingerprint) => format!(
                 "Your key {fingerprint} signs your moves, and your ratings follow it. Export it to use it in another browser or on the desktop."

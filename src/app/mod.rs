@@ -528,18 +528,6 @@ impl ReversiApp {
         }
     }
 
-    /// The fingerprint of the player's key, when it can be read.
-    fn key_fingerprint(&self) -> Option<String> {
-        #[cfg(not(target_arch = "wasm32"))]
-        let identity = crate::data_dir::DataDir::resolve(self.data_dir.as_deref())
-            .ok()?
-            .identity()
-            .ok()?;
-        #[cfg(target_arch = "wasm32")]
-        let identity = crate::browser_data::identity().ok()?;
-        Some(identity.public_key().fingerprint().to_string())
-    }
-
     fn settings_screen(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
         ui.heading("Settings");
         egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
@@ -1212,7 +1200,7 @@ impl ReversiApp {
             }
             Screen::Settings => {
                 status.screen = "settings";
-                status.key = self.key_fingerprint();
+                status.key = self.key_transfer.fingerprint().map(str::to_string);
                 status.key_said = self.key_transfer.said().map(|said| match said {
                     Ok(said) | Err(said) => said.clone(),
                 });
