@@ -228,7 +228,8 @@ fn replayed_reordered_and_withheld_records_change_nothing_and_the_game_goes_on()
                 return (status, body);
             }
             let whole_path = format!("{}?from=0", path.split('?').next().unwrap());
-            let (_, whole) = HostileServer::upstream_get(upstream, &whole_path).unwrap();
+            let (_, whole) =
+                support::signaling_server::request(upstream, "GET", &whole_path, &[]).unwrap();
             let whole: Value = serde_json::from_str(&whole).unwrap();
             let mut list: Vec<Value> = whole["list"].as_array().unwrap().clone();
             match attack {

@@ -43,18 +43,6 @@ impl HostileServer {
         HostileServer { port, tamper }
     }
 
-    /// `GET path` on the real server behind it: status and body (what the
-    /// operator can always look up, such as a whole game's records).
-    pub fn upstream_get(upstream: u16, path: &str) -> Option<Answer> {
-        let mut stream = TcpStream::connect(("127.0.0.1", upstream)).ok()?;
-        let head = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-        stream.write_all(head.as_bytes()).ok()?;
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).ok()?;
-        let status = answer.get(9..12)?.parse().ok()?;
-        Some((status, answer.split_once("\r\n\r\n")?.1.to_string()))
-    }
-
     /// `ws://127.0.0.1:PORT`, as players name a server.
     pub fn url(&self) -> String {
         format!("ws://127.0.0.1:{}", self.port)

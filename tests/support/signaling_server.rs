@@ -95,21 +95,7 @@ impl Server {
 
     /// Status and body of a request, or `None` if the server is not up.
     pub fn request(&self, method: &str, path: &str, body: &[u8]) -> Option<(u16, String)> {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).ok()?;
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).ok()?;
-        stream.write_all(body).ok()?;
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).ok()?;
-        let status = answer.get(9..12)?.parse().ok()?;
-        let body = answer.split_once("\r\n\r\n")?.1.to_string();
-        Some((status, body))
+        request(self.port, method, path, body)
     }
 
     /// How many records the mailbox holds of a game.
@@ -120,4 +106,24 @@ impl Server {
             .as_u64()
             .unwrap()
     }
+}
+
+/// Status and body of a request to the server on loopback `port`, or
+/// `None` if it is not up.
+pub fn request(port: u16, method: &str, path: &str, body: &[u8]) -> Option<(u16, String)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).ok()?;
+    stream.write_all(body).ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    let status = answer.get(9..12)?.parse().ok()?;
+    let body = answer.split_once("\r\n\r\n")?.1.to_string();
+    Some((status, body))
 }
