@@ -251,15 +251,24 @@ pub struct Session {
 /// made with the code (see [`check_relayed_genesis`]); the reason if not.
 pub fn genesis_fits_code(record: &Record, invitation: &Invitation) -> Result<(), String> {
     let verifier = MatchVerifier::start(record).map_err(|e| e.to_string())?;
-    let expected = invitation.host();
-    match verifier.player(Seat::Host).map(|p| p.key) {
-        Some(key) if expected.admits(&key) => {
-            check_relayed_genesis(record, &key, &expected, Some(invitation))
-        }
-        _ => Err(format!(
+    let host = verifier.player(Seat::Host).map(|p| p.key);
+    check_genesis_host(record, host, &invitation.host(), Some(invitation))
+}
+
+/// Checks that `host`, the key that signed the genesis `record`, is the one
+/// the code names, then the genesis itself (see [`check_relayed_genesis`]).
+fn check_genesis_host(
+    record: &Record,
+    host: Option<PublicKey>,
+    expected: &ExpectedHost,
+    invitation: Option<&Invitation>,
+) -> Result<(), String> {
+    let Some(key) = host.filter(|k| expected.admits(k)) else {
+        return Err(format!(
             "record 0: the genesis is not signed by the host the room code names ({expected})"
-        )),
-    }
+        ));
+    };
+    check_relayed_genesis(record, &key, expected, invitation)
 }
 
 /// Checks a genesis that came without its host in the room (from the
@@ -1128,14 +1137,7 @@ impl Session {
                     host: expected,
                     invitation,
                 },
-            ) => {
-                let Some(key) = host.filter(|k| expected.admits(k)) else {
-                    return Err(format!(
-                        "record 0: the genesis is not signed by the host the room code names ({expected})"
-                    ));
-                };
-                check_relayed_genesis(record, &key, expected, invitation.as_deref())?;
-            }
+            ) => check_genesis_host(record, host, expected, invitation.as_deref())?,
             (None, _) => return Err("record 0: a genesis this side did not ask for".into()),
         }
         if let Some(guest) = verifier.player(Seat::Guest)
