@@ -270,6 +270,159 @@ fn two_servers_share_one_postgres_mailbox_and_the_game_survives_one_of_them_kill
     assert_eq!(again.held(&game_id), records);
 }
 
+/// The answer to a look that waits (`?wait=8`, below the support's read
+/// timeout) for a record past the `from` first, and when it came, on
+/// another thread.
+fn waiting_look(
+    server: &Server,
+    game_id: &str,
+    from: u64,
+) -> std::thread::JoinHandle<(u16, String, Instant)> {
+    let port = server.port;
+    let path = format!("/mailbox/games/{game_id}?from={from}&wait=8");
+    std::thread::spawn(move || {
+        let (status, body) =
+            support::signaling_server::request(port, "GET", &path, &[]).expect("answered");
+        (status, body, Instant::now())
+    })
+}
+
+#[test]
+#[ignore = "slow: starts a PostgreSQL server; tests/all.sh runs it"]
+fn a_look_waiting_on_one_instance_hears_at_once_of_a_move_stored_through_another() {
+    let postgres = Postgres::start("correspondence-notify");
+    let dir = TempDir::new("correspondence-notify-players");
+    let (first, second) = (
+        Server::start(&postgres.url()),
+        Server::start(&postgres.url()),
+    );
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    let game_id = set_up(&first, &host, &guest, "1d");
+    // Each move goes through one instance while the opponent's look waits
+    // on the other, both ways.
+    let mut heard = Vec::new();
+    for turn in 0..6 {
+        let (through, watched) = if turn % 2 == 0 {
+            (&first, &second)
+        } else {
+            (&second, &first)
+        };
+        let held = through.held(&game_id);
+        let look = waiting_look(watched, &game_id, held);
+        // The look is registered before the move is stored.
+        std::thread::sleep(Duration::from_millis(500));
+        let (h, g) = (host.game(through).unwrap(), guest.game(through).unwrap());
+        let (mover, view) = if h["my_turn"] == true {
+            (&host, h)
+        } else {
+            (&guest, g)
+        };
+        let square = view["legal"][0].as_str().unwrap().to_string();
+        let output = mover.mv(through, &square);
+        let stored = Instant::now();
+        assert!(output.status.success(), "{output:?}");
+        let (status, body, answered) = look.join().unwrap();
+        assert_eq!(status, 200, "{body}");
+        let answer: Value = serde_json::from_str(&body).unwrap();
+        assert!(
+            !answer["list"].as_array().unwrap().is_empty(),
+            "the look answered with the new record, not at the end of its wait: {answer}"
+        );
+        heard.push(answered.saturating_duration_since(stored));
+    }
+    heard.sort();
+    eprintln!("a move stored on one instance, heard on the other after: {heard:?}");
+    // Within a second as a rule; the bound leaves room for a busy machine
+    // while staying far below the 8 s the look would otherwise sleep.
+    assert!(
+        heard[heard.len() / 2] < Duration::from_secs(1)
+            && heard[heard.len() - 1] < Duration::from_secs(5),
+        "{heard:?}"
+    );
+}
+
+/// Waits until `GET /ready` answers 200.
+fn until_ready(server: &Server, within: Duration) -> Duration {
+    let started = Instant::now();
+    loop {
+        let (status, body) = server.get("/ready").expect("the instance is up");
+        if status == 200 {
+            return started.elapsed();
+        }
+        assert!(started.elapsed() < within, "not ready again: {body}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+#[ignore = "slow: starts a PostgreSQL server; tests/all.sh runs it"]
+fn while_postgres_is_down_the_mailbox_says_why_and_it_recovers_without_a_restart() {
+    let postgres = Postgres::start("correspondence-outage");
+    let dir = TempDir::new("correspondence-outage-players");
+    let (first, second) = (
+        Server::start(&postgres.url()),
+        Server::start(&postgres.url()),
+    );
+    let (host, guest) = (Player::new(&dir, "host"), Player::new(&dir, "guest"));
+    let game_id = set_up(&first, &host, &guest, "1d");
+    assert_eq!(play(&first, &host, &guest, 4), 4);
+    for server in [&first, &second] {
+        assert_eq!(server.get("/ready").unwrap().0, 200);
+    }
+
+    postgres.stop();
+    let down = Instant::now();
+    for server in [&first, &second] {
+        let (status, body) = server.get(&format!("/mailbox/games/{game_id}")).unwrap();
+        assert_eq!(status, 503, "{body}");
+        let reason: Value = serde_json::from_str(&body).unwrap();
+        assert!(
+            reason["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("the mailbox database is unavailable; try again ("),
+            "{body}"
+        );
+        let (status, body) = server.get("/ready").unwrap();
+        assert_eq!(status, 503, "a proxy stops sending new players: {body}");
+        let ready: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(ready["ready"], false);
+        assert!(!ready["reason"].as_str().unwrap().is_empty(), "{body}");
+        let (status, _) = server.get("/health").unwrap();
+        assert_eq!(status, 200, "the process itself is up");
+    }
+    let metrics = first.get("/metrics").unwrap().1;
+    let errors = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("reversi_signaling_mailbox_database_errors_total "))
+        .expect("the counter is shown");
+    assert!(errors.parse::<u64>().unwrap() > 0, "{metrics}");
+
+    // Ten seconds down, then back on the same port and data.
+    std::thread::sleep(Duration::from_secs(10).saturating_sub(down.elapsed()));
+    postgres.start_again();
+    for server in [&first, &second] {
+        let took = until_ready(server, Duration::from_secs(20));
+        eprintln!("ready again {took:?} after PostgreSQL came back");
+    }
+    // Both instances hear each other's records again: the listener is back.
+    let held = first.held(&game_id);
+    let look = waiting_look(&second, &game_id, held);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(play(&first, &host, &guest, 1), 1);
+    let stored = Instant::now();
+    let (status, body, answered) = look.join().unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        answered.saturating_duration_since(stored) < Duration::from_secs(5),
+        "heard through LISTEN, not at the end of the look's wait"
+    );
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["list"].as_array().unwrap().len(), 1, "{answer}");
+    play(&second, &host, &guest, 80);
+    assert_identical_and_clean(&host, &guest);
+}
+
 #[test]
 #[ignore = "slow: a live player over WebRTC; tests/all.sh runs it"]
 fn a_live_program_plays_a_correspondence_opponent_through_the_mailbox() {

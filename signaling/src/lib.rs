@@ -163,6 +163,8 @@ struct Shared {
     peers: Arc<watch::Sender<usize>>,
     /// The connection's address, in the copy handed to its state machine.
     origin: Option<IpAddr>,
+    /// The mailbox, when open (for readiness and metrics).
+    mailbox: Option<mailbox::Mailbox>,
 }
 
 /// Counts a peer's handler while it runs.
@@ -357,6 +359,7 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
             let mut mailbox = mailbox::Mailbox::open(mailbox_config.clone()).await?;
             mailbox.shut_down_with(ours_rx.clone());
             mailbox.spawn_purger();
+            mailbox.spawn_listener();
             info!("mailbox open");
             Some(mailbox)
         }
@@ -372,6 +375,7 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
         shutting_down: ours_rx,
         peers: Arc::new(watch::channel(0).0),
         origin: None,
+        mailbox: mailbox.clone(),
     };
     let peers = shared.peers.subscribe();
     // matchbox's server binds, serves and shuts down; its topology trait,
@@ -382,6 +386,7 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
     let routes = Router::new()
         .route("/", get(missing_room))
         .route("/health", get(health))
+        .route("/ready", get(ready))
         .route("/ice", get(ice_servers))
         .route("/metrics", get(metrics_text))
         .route("/room/{room}", get(room_status))
@@ -512,6 +517,30 @@ async fn health(State(shared): State<Shared>) -> axum::Json<serde_json::Value> {
     }))
 }
 
+/// `GET /ready`: `200` when this instance should be sent new players,
+/// `503` with the reason when not: it is shutting down, or its mailbox's
+/// database does not answer (a proxy's health check; `/health` says only
+/// that the process is up).
+async fn ready(State(shared): State<Shared>) -> Response {
+    let reason = if *shared.shutting_down.borrow() {
+        Some("the server is shutting down".to_string())
+    } else if let Some(mailbox) = &shared.mailbox {
+        mailbox.ready().await.err().map(|e| e.to_string())
+    } else {
+        None
+    };
+    match reason {
+        None => fresh_json(StatusCode::OK, serde_json::json!({ "ready": true })),
+        Some(reason) => {
+            warn!(%reason, "not ready");
+            fresh_json(
+                StatusCode::SERVICE_UNAVAILABLE,
+                serde_json::json!({ "ready": false, "reason": reason }),
+            )
+        }
+    }
+}
+
 /// `GET /ice[?id=ID]`: the ICE servers to use, with fresh TURN
 /// credentials. Rate-limited per address; the credentials are never logged.
 async fn ice_servers(
@@ -578,6 +607,7 @@ async fn metrics_text(State(shared): State<Shared>) -> Response {
             rooms: registry.room_count(),
             peers: registry.member_count(),
             uptime_secs: shared.started.elapsed().as_secs(),
+            mailbox: shared.mailbox.as_ref().map(mailbox::Mailbox::gauges),
         }
     };
     (

@@ -66,6 +66,17 @@ pub struct Gauges {
     pub peers: usize,
     /// Seconds since the server started.
     pub uptime_secs: u64,
+    /// The mailbox's, when it is open.
+    pub mailbox: Option<MailboxGauges>,
+}
+
+/// The mailbox's figures at the moment of the request.
+#[derive(Debug, Clone, Copy)]
+pub struct MailboxGauges {
+    /// Database failures since the start.
+    pub database_errors: u64,
+    /// Whether records stored by other instances are heard.
+    pub listening: bool,
 }
 
 impl Metrics {
@@ -159,6 +170,20 @@ impl Metrics {
             "Seconds since the server started.",
             &[("", gauges.uptime_secs)],
         );
+        if let Some(mailbox) = gauges.mailbox {
+            metric(
+                "mailbox_database_errors_total",
+                "counter",
+                "Mailbox requests and readiness checks that the database failed.",
+                &[("", mailbox.database_errors)],
+            );
+            metric(
+                "mailbox_listening",
+                "gauge",
+                "1 when records stored by other instances are heard (always without PostgreSQL).",
+                &[("", u64::from(mailbox.listening))],
+            );
+        }
         out
     }
 }
@@ -182,6 +207,10 @@ mod tests {
             rooms: 1,
             peers: 2,
             uptime_secs: 9,
+            mailbox: Some(MailboxGauges {
+                database_errors: 4,
+                listening: true,
+            }),
         });
         for line in [
             "reversi_signaling_connections 3",
@@ -194,6 +223,8 @@ mod tests {
             "reversi_signaling_ice_requests_total 2",
             "reversi_signaling_turn_credentials_issued_total 1",
             "reversi_signaling_uptime_seconds 9",
+            "reversi_signaling_mailbox_database_errors_total 4",
+            "reversi_signaling_mailbox_listening 1",
             "# TYPE reversi_signaling_refusals_total counter",
         ] {
             assert!(

@@ -13,6 +13,37 @@ pub struct Postgres {
     port: u16,
 }
 
+/// Whether this process runs as root (PostgreSQL refuses to).
+fn root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout == b"0\n")
+        .unwrap_or(false)
+}
+
+/// Runs a PostgreSQL program, as the `postgres` user when we are root.
+fn as_postgres(program: &Path, args: &[&str]) -> std::process::Output {
+    let mut command = if root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(program);
+        c
+    } else {
+        Command::new(program)
+    };
+    command.args(args).output().unwrap()
+}
+
+fn succeeded(program: &Path, args: &[&str]) {
+    let output = as_postgres(program, args);
+    assert!(
+        output.status.success(),
+        "{} {args:?}: {}",
+        program.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 impl Postgres {
     /// Starts a new server (initdb, then pg_ctl start) in a folder named after `name`.
     pub fn start(name: &str) -> Postgres {
@@ -26,77 +57,70 @@ impl Postgres {
             })
             .expect("PostgreSQL is not installed (Debian: postgresql); tests/all.sh installs it");
         let dir = TempDir::new(name);
-        let data = dir.path("data");
         let port = free_port();
-        // PostgreSQL refuses to run as root: run it as its own user.
-        let as_postgres = |program: &Path, args: &[&str]| {
-            let root = std::process::Command::new("id")
-                .arg("-u")
-                .output()
-                .map(|o| o.stdout == b"0\n")
-                .unwrap_or(false);
-            let mut command = if root {
-                let mut c = Command::new("runuser");
-                c.args(["-u", "postgres", "--"]).arg(program);
-                c
-            } else {
-                Command::new(program)
-            };
-            let output = command.args(args).output().unwrap();
-            assert!(
-                output.status.success(),
-                "{} {args:?}: {}",
-                program.display(),
-                String::from_utf8_lossy(&output.stderr)
-            );
-        };
         let _ = Command::new("chown")
             .args(["postgres:postgres", dir.0.to_str().unwrap()])
             .status();
-        as_postgres(
+        succeeded(
             &bin.join("initdb"),
             &[
                 "-D",
-                data.to_str().unwrap(),
+                dir.path("data").to_str().unwrap(),
                 "-U",
                 "reversi",
                 "--auth=trust",
             ],
         );
-        as_postgres(
-            &bin.join("pg_ctl"),
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-l",
-                dir.path("server.log").to_str().unwrap(),
-                "-o",
-                &format!(
-                    "-p {port} -c listen_addresses=127.0.0.1 -k {}",
-                    dir.0.display()
-                ),
-                "-w",
-                "start",
-            ],
-        );
-        Postgres { dir, bin, port }
+        let postgres = Postgres { dir, bin, port };
+        postgres.start_again();
+        postgres
     }
 
     /// Its URL.
     pub fn url(&self) -> String {
         format!("postgres://reversi@127.0.0.1:{}/postgres", self.port)
     }
+
+    /// `pg_ctl ARGS` on this server's data.
+    fn pg_ctl(&self, args: &[&str]) -> std::process::Output {
+        let data = self.dir.path("data");
+        let mut all = vec!["-D", data.to_str().unwrap()];
+        all.extend_from_slice(args);
+        as_postgres(&self.bin.join("pg_ctl"), &all)
+    }
+
+    /// Starts the server (again, after [`Postgres::stop`]) on the same
+    /// port and data, and waits until it accepts connections.
+    pub fn start_again(&self) {
+        let log = self.dir.path("server.log");
+        let options = format!(
+            "-p {} -c listen_addresses=127.0.0.1 -k {}",
+            self.port,
+            self.dir.0.display()
+        );
+        let output = self.pg_ctl(&["-l", log.to_str().unwrap(), "-o", &options, "-w", "start"]);
+        assert!(
+            output.status.success(),
+            "pg_ctl start: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+
+    /// Stops the server as an operator would (`pg_ctl stop -m fast`: open
+    /// connections are cut).
+    pub fn stop(&self) {
+        let output = self.pg_ctl(&["-m", "fast", "-w", "stop"]);
+        assert!(
+            output.status.success(),
+            "pg_ctl stop: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
 }
 
 impl Drop for Postgres {
     fn drop(&mut self) {
-        let data = self.dir.path("data");
-        let mut command = Command::new("runuser");
-        command
-            .args(["-u", "postgres", "--"])
-            .arg(self.bin.join("pg_ctl"))
-            .args(["-D", data.to_str().unwrap(), "-m", "immediate", "stop"]);
-        let _ = command.output();
+        let _ = self.pg_ctl(&["-m", "immediate", "stop"]);
     }
 }
 

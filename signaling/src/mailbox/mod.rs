@@ -23,10 +23,12 @@
 //! - `GET /mailbox/rooms/{ROOM}`: the games filed under a room.
 //! - `GET /mailbox/players/{KEY}`: the games a key plays in.
 
+mod arrivals;
 pub mod store;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -48,6 +50,7 @@ use tracing::{info, warn};
 
 use crate::rate_limit::{Rate, RateLimiter};
 use crate::room_name::check_room_name;
+use arrivals::Arrivals;
 use store::{Append, Appended, GameRow, Store, StoreError};
 
 /// The mailbox's limits.
@@ -88,12 +91,28 @@ impl Default for MailboxConfig {
 /// another server instance may have appended since).
 const CACHED_GAMES: usize = 4096;
 
+/// How quickly the database must answer for the mailbox to be ready.
+const READY_WITHIN: Duration = Duration::from_secs(2);
+
+/// Why the mailbox is not ready to serve.
+#[derive(Debug, thiserror::Error)]
+pub enum NotReady {
+    /// The database failed.
+    #[error("{0}")]
+    Database(StoreError),
+    /// The database did not answer in time.
+    #[error("the mailbox database did not answer within {0:?}")]
+    Slow(Duration),
+    /// Records stored by other instances would not be heard.
+    #[error(
+        "the mailbox is not listening for records stored by other instances (PostgreSQL LISTEN)"
+    )]
+    NotListening,
+}
+
 /// The longest a `GET …?wait=S` waits for a record (below the usual 30 s
 /// idle limits of proxies).
 pub const MAX_WAIT: Duration = Duration::from_secs(25);
-
-/// Requests waiting at once; past it a request answers at once instead.
-const MAX_WAITING: usize = 10_000;
 
 /// The mailbox, shared by its handlers.
 #[derive(Clone)]
@@ -102,16 +121,11 @@ pub struct Mailbox {
     config: Arc<MailboxConfig>,
     limiter: Arc<Mutex<RateLimiter>>,
     cache: Arc<Mutex<HashMap<String, MatchVerifier>>>,
-    arrivals: Arc<Mutex<Arrivals>>,
+    arrivals: Arrivals,
+    /// Database failures since the start (for `/metrics`).
+    database_errors: Arc<AtomicU64>,
     /// Turns true when the server shuts down: waiting requests answer then.
     shutting_down: Option<tokio::sync::watch::Receiver<bool>>,
-}
-
-/// Who waits for a record of which game.
-#[derive(Default)]
-struct Arrivals {
-    games: HashMap<String, Arc<tokio::sync::Notify>>,
-    waiting: usize,
 }
 
 impl std::fmt::Debug for Mailbox {
@@ -161,11 +175,11 @@ pub(crate) async fn to_the_end(
     }
 }
 
-fn database_failed(e: StoreError) -> Response {
-    warn!("mailbox database failed: {e}");
+/// The 503 for a database failure, with what failed.
+fn unavailable(e: &StoreError) -> Response {
     answer(
         StatusCode::SERVICE_UNAVAILABLE,
-        json!({ "error": "the mailbox database is unavailable; try again" }),
+        json!({ "error": format!("the mailbox database is unavailable; try again ({})", e.reason()) }),
     )
 }
 
@@ -203,12 +217,17 @@ impl Mailbox {
     /// Opens the database and the mailbox on it.
     pub async fn open(config: MailboxConfig) -> Result<Mailbox, StoreError> {
         let store = Store::open(&config.db).await?;
+        let arrivals = Arrivals::default();
+        if store.shared_url().is_none() {
+            arrivals.alone();
+        }
         Ok(Mailbox {
             store,
             limiter: Arc::new(Mutex::new(RateLimiter::new(config.rate))),
             config: Arc::new(config),
             cache: Arc::default(),
-            arrivals: Arc::default(),
+            arrivals,
+            database_errors: Arc::default(),
             shutting_down: None,
         })
     }
@@ -218,32 +237,48 @@ impl Mailbox {
         self.shutting_down = Some(shutting_down);
     }
 
-    /// A place in the queue of those waiting for a record of `game_id`,
-    /// or `None` when too many wait already.
-    fn wait_for(&self, game_id: &str) -> Option<Waiting> {
-        let mut arrivals = self.arrivals.lock().unwrap_or_else(|p| p.into_inner());
-        if arrivals.waiting >= MAX_WAITING {
-            return None;
-        }
-        arrivals.waiting += 1;
-        let notify = arrivals
-            .games
-            .entry(game_id.to_string())
-            .or_default()
-            .clone();
-        Some(Waiting {
-            arrivals: self.arrivals.clone(),
-            game_id: game_id.to_string(),
-            notify,
-        })
+    /// On a database that other instances share (PostgreSQL), listens for
+    /// the records they store, so that a look waiting here hears of them
+    /// at once; until the server shuts down.
+    pub fn spawn_listener(&self) -> Option<tokio::task::JoinHandle<()>> {
+        let url = self.store.shared_url()?.to_string();
+        Some(
+            self.arrivals
+                .spawn_listener(url, self.shutting_down.clone()),
+        )
     }
 
-    /// Wakes whoever waits for a record of `game_id`.
-    fn arrived(&self, game_id: &str) {
-        let arrivals = self.arrivals.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(notify) = arrivals.games.get(game_id) {
-            notify.notify_waiters();
+    /// Counts and logs a database failure; its 503.
+    fn database_failed(&self, e: StoreError) -> Response {
+        self.database_errors.fetch_add(1, Ordering::Relaxed);
+        warn!("mailbox database failed: {e}");
+        unavailable(&e)
+    }
+
+    /// Its figures for `/metrics`.
+    pub fn gauges(&self) -> crate::metrics::MailboxGauges {
+        crate::metrics::MailboxGauges {
+            database_errors: self.database_errors.load(Ordering::Relaxed),
+            listening: self.arrivals.listening(),
         }
+    }
+
+    /// Whether the mailbox can serve: its database answers within a
+    /// moment, and (on a shared database) records stored by other
+    /// instances are heard. `Err` says what is wrong.
+    pub async fn ready(&self) -> Result<(), NotReady> {
+        match tokio::time::timeout(READY_WITHIN, self.store.ping()).await {
+            Err(_) => return Err(NotReady::Slow(READY_WITHIN)),
+            Ok(Err(e)) => {
+                self.database_errors.fetch_add(1, Ordering::Relaxed);
+                return Err(NotReady::Database(e));
+            }
+            Ok(Ok(())) => {}
+        }
+        if !self.arrivals.listening() {
+            return Err(NotReady::NotListening);
+        }
+        Ok(())
     }
 
     /// The routes, under `/mailbox`.
@@ -348,7 +383,7 @@ impl Mailbox {
             .store
             .records(&row.game_id, 0)
             .await
-            .map_err(|e| Box::new(database_failed(e)))?;
+            .map_err(|e| Box::new(self.database_failed(e)))?;
         let records: Result<Vec<Record>, _> = bytes.iter().map(|b| Record::decode(b)).collect();
         let verified = records.ok().and_then(|r| verify_log(&r).ok());
         verified.ok_or_else(|| {
@@ -384,11 +419,11 @@ impl Mailbox {
         match self.store.game(&game_id).await {
             Ok(Some(_)) => return Ok(Posted::Already),
             Ok(None) => {}
-            Err(e) => return Err(Box::new(database_failed(e))),
+            Err(e) => return Err(Box::new(self.database_failed(e))),
         }
         let (all, of_host) = match self.store.counts(&host_key).await {
             Ok(counts) => counts,
-            Err(e) => return Err(Box::new(database_failed(e))),
+            Err(e) => return Err(Box::new(self.database_failed(e))),
         };
         if all >= self.config.max_games {
             return refused(
@@ -424,11 +459,11 @@ impl Mailbox {
             Ok(true) => {
                 info!(game = %game_id, "mailbox: game created");
                 self.remember(&game_id, verifier);
-                self.arrived(&game_id);
+                self.arrivals.arrived(&game_id);
                 Ok(Posted::Stored)
             }
             Ok(false) => Ok(Posted::Already),
-            Err(e) => Err(Box::new(database_failed(e))),
+            Err(e) => Err(Box::new(self.database_failed(e))),
         }
     }
 
@@ -443,7 +478,7 @@ impl Mailbox {
                     format!("the mailbox holds no game {game_id}; post its genesis first"),
                 );
             }
-            Err(e) => return Err(Box::new(database_failed(e))),
+            Err(e) => return Err(Box::new(self.database_failed(e))),
         };
         let seq = content.seq;
         if seq < row.records {
@@ -455,7 +490,7 @@ impl Mailbox {
                         "the mailbox already holds a different record {seq} of this game; it keeps the first (compare the two logs)"
                     ),
                 ),
-                Err(e) => Err(Box::new(database_failed(e))),
+                Err(e) => Err(Box::new(self.database_failed(e))),
             };
         }
         if seq > row.records {
@@ -498,7 +533,7 @@ impl Mailbox {
         match appended {
             Ok(Appended::Stored) => {
                 self.remember(&game_id, verifier);
-                self.arrived(&game_id);
+                self.arrivals.arrived(&game_id);
                 Ok(Posted::Stored)
             }
             Ok(Appended::Duplicate) => Ok(Posted::Already),
@@ -512,7 +547,7 @@ impl Mailbox {
                     "record {seq} of this game was stored by another request at the same moment; post again"
                 ),
             ),
-            Err(e) => Err(Box::new(database_failed(e))),
+            Err(e) => Err(Box::new(self.database_failed(e))),
         }
     }
 }
@@ -642,7 +677,7 @@ async fn get_game(
     let waiting = if wait.is_zero() {
         None
     } else {
-        mailbox.wait_for(&game_id)
+        mailbox.arrivals.wait_for(&game_id)
     };
     let mut shutting_down = mailbox.shutting_down.clone();
     loop {
@@ -661,11 +696,11 @@ async fn get_game(
                     format!("the mailbox holds no game {game_id}"),
                 );
             }
-            Err(e) => return database_failed(e),
+            Err(e) => return mailbox.database_failed(e),
         };
         let records = match mailbox.store.records(&game_id, from).await {
             Ok(records) => records,
-            Err(e) => return database_failed(e),
+            Err(e) => return mailbox.database_failed(e),
         };
         let closing = shutting_down.as_ref().is_some_and(|s| *s.borrow());
         let answer_now =
@@ -693,25 +728,6 @@ async fn get_game(
     }
 }
 
-/// A request's place among those waiting for a game's record; leaving
-/// drops the game's entry once nobody waits for it.
-struct Waiting {
-    arrivals: Arc<Mutex<Arrivals>>,
-    game_id: String,
-    notify: Arc<tokio::sync::Notify>,
-}
-
-impl Drop for Waiting {
-    fn drop(&mut self) {
-        let mut arrivals = self.arrivals.lock().unwrap_or_else(|p| p.into_inner());
-        arrivals.waiting = arrivals.waiting.saturating_sub(1);
-        // The map's reference and ours: nobody else waits for this game.
-        if Arc::strong_count(&self.notify) <= 2 {
-            arrivals.games.remove(&self.game_id);
-        }
-    }
-}
-
 async fn get_room(
     ConnectInfo(origin): ConnectInfo<SocketAddr>,
     Path(room): Path<String>,
@@ -728,7 +744,7 @@ async fn get_room(
             StatusCode::OK,
             json!({ "games": rows.iter().map(game_json).collect::<Vec<_>>() }),
         ),
-        Err(e) => database_failed(e),
+        Err(e) => mailbox.database_failed(e),
     }
 }
 
@@ -750,6 +766,6 @@ async fn get_player(
             StatusCode::OK,
             json!({ "games": rows.iter().map(game_json).collect::<Vec<_>>() }),
         ),
-        Err(e) => database_failed(e),
+        Err(e) => mailbox.database_failed(e),
     }
 }

@@ -21,6 +21,28 @@ pub enum StoreError {
     Query(#[from] sqlx::Error),
 }
 
+impl StoreError {
+    /// What failed, in words fit for a client (no addresses, no SQL).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            StoreError::Open { .. } => "the database cannot be opened",
+            StoreError::Query(sqlx::Error::PoolTimedOut) => {
+                "no database connection came free in time"
+            }
+            StoreError::Query(sqlx::Error::Io(_) | sqlx::Error::Tls(_)) => {
+                "the database cannot be reached"
+            }
+            StoreError::Query(sqlx::Error::Database(_)) => "the database refused a query",
+            StoreError::Query(sqlx::Error::PoolClosed) => "the server is shutting down",
+            StoreError::Query(_) => "the database failed",
+        }
+    }
+}
+
+/// How long a request waits for a database connection before it is told
+/// the database is unavailable (sqlx's default is 30 s).
+const ACQUIRE_WITHIN: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// A game as the mailbox keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameRow {
@@ -99,6 +121,8 @@ pub struct Append<'a> {
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: AnyPool,
+    /// The PostgreSQL URL, when other instances may share the database.
+    shared_url: Option<String>,
 }
 
 fn redact(url: &str) -> String {
@@ -157,6 +181,7 @@ impl Store {
                 })
             })
             .max_connections(connections)
+            .acquire_timeout(ACQUIRE_WITHIN)
             .min_connections(if spec == ":memory:" { 1 } else { 0 })
             // An in-memory database lives only while its connection does.
             .idle_timeout(None)
@@ -170,7 +195,38 @@ impl Store {
             sqlx::migrate!("./migrations/sqlite").run(&pool).await
         };
         migrated.map_err(|e| failed(e.to_string()))?;
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            shared_url: postgres.then(|| spec.to_string()),
+        })
+    }
+
+    /// The PostgreSQL URL, when other instances may share this database.
+    pub fn shared_url(&self) -> Option<&str> {
+        self.shared_url.as_deref()
+    }
+
+    /// A query that touches nothing: whether the database answers.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Tells the instances listening on a shared database that `game_id`
+    /// has a new record; sent when `tx` commits.
+    async fn announce(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        game_id: &str,
+    ) -> Result<(), StoreError> {
+        if self.shared_url.is_some() {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(super::arrivals::CHANNEL)
+                .bind(game_id)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
     }
 
     /// The game's row, if stored.
@@ -262,6 +318,7 @@ impl Store {
             .bind(bytes)
             .execute(&mut *tx)
             .await?;
+        self.announce(&mut tx, game_id).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -307,6 +364,7 @@ impl Store {
         if updated == 0 {
             return Ok(Appended::Raced);
         }
+        self.announce(&mut tx, append.game_id).await?;
         tx.commit().await?;
         Ok(Appended::Stored)
     }
