@@ -9,6 +9,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod client_address;
 pub mod ice;
 pub mod leaderboard;
 pub mod mailbox;
@@ -86,6 +87,9 @@ pub struct Config {
     /// once even from a background tab, whose own timers (and with them
     /// the client's keep-alives) the browser slows to once a minute.
     pub ping_every: Duration,
+    /// Proxies whose `X-Forwarded-For` names the client (see
+    /// [`client_address`]); none by default.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Default for Config {
@@ -112,6 +116,7 @@ impl Default for Config {
             leaderboard: false,
             web: None,
             ping_every: Duration::from_secs(20),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -415,6 +420,16 @@ pub async fn start(addr: SocketAddr, config: Config) -> Result<RunningServer, St
     // the mailbox are cross-origin. They carry no cookies or credentials,
     // and what they read is public (signed records, room counts), so any
     // origin may ask.
+    let trusted: Arc<[IpAddr]> = shared
+        .config
+        .trusted_proxies
+        .iter()
+        .map(IpAddr::to_canonical)
+        .collect();
+    let routes = routes.layer(axum::middleware::from_fn_with_state(
+        trusted,
+        client_address::rewrite,
+    ));
     let routes = routes.layer(
         tower_http::cors::CorsLayer::new()
             .allow_origin(tower_http::cors::Any)

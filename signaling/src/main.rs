@@ -105,6 +105,11 @@ struct Args {
     /// otherwise lives in the mailbox's database.
     #[arg(long)]
     no_leaderboard: bool,
+    /// A proxy in front of this server (repeatable, an IP address, e.g.
+    /// 127.0.0.1): for connections from it, the client's address (for the
+    /// per-address limits) is the one it appends to X-Forwarded-For.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -192,6 +197,7 @@ fn main() -> ExitCode {
             },
         }),
         leaderboard: !args.no_leaderboard,
+        trusted_proxies: args.trusted_proxies,
         ..Config::default()
     };
     if let Some(dir) = &args.web_dir {

@@ -493,3 +493,59 @@ async fn shutdown_closes_connections_with_a_reason_and_stops() {
         "no longer accepting"
     );
 }
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits() {
+    let config = Config {
+        max_per_ip: 1,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..Config::default()
+    };
+    let proxied = server(config).await;
+    let addr = proxied.addr;
+    let through_proxy = async |room: &str, client: &str| {
+        let mut request = tungstenite::client::IntoClientRequest::into_client_request(format!(
+            "ws://{addr}/{room}"
+        ))
+        .unwrap();
+        request
+            .headers_mut()
+            .insert("x-forwarded-for", client.parse().unwrap());
+        connect_async(request).await.map(|(ws, _)| ws)
+    };
+    // Two clients behind the one proxy address: each is let in.
+    let mut a = through_proxy("proxied-one", "203.0.113.1")
+        .await
+        .expect("admitted");
+    let _ = event(&mut a).await;
+    let mut b = through_proxy("proxied-two", "203.0.113.2")
+        .await
+        .expect("admitted");
+    let _ = event(&mut b).await;
+    // A second connection of one of them meets that client's own limit.
+    let (status, _) = refusal(
+        through_proxy("proxied-three", "1.1.1.1, 203.0.113.1")
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(status, 429, "what the client wrote itself is not believed");
+
+    // An untrusted peer cannot pick its address with the header.
+    let untrusted = server(Config {
+        max_per_ip: 1,
+        ..Config::default()
+    })
+    .await;
+    let other = untrusted.addr;
+    let mut c = connect(other, "direct-one").await.expect("admitted");
+    let _ = event(&mut c).await;
+    let mut request = tungstenite::client::IntoClientRequest::into_client_request(format!(
+        "ws://{other}/direct-two"
+    ))
+    .unwrap();
+    request
+        .headers_mut()
+        .insert("x-forwarded-for", "203.0.113.9".parse().unwrap());
+    let (status, _) = refusal(connect_async(request).await.map(|(ws, _)| ws).unwrap_err());
+    assert_eq!(status, 429);
+}
