@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod cluster_lab;
 pub mod hostile_server;
 pub mod logs;
 pub mod naive_rules;

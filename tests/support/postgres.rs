@@ -11,6 +11,8 @@ pub struct Postgres {
     dir: TempDir,
     bin: PathBuf,
     port: u16,
+    /// The network namespace it runs in, if not this process's.
+    netns: Option<String>,
 }
 
 /// Whether this process runs as root (PostgreSQL refuses to).
@@ -22,20 +24,26 @@ fn root() -> bool {
         .unwrap_or(false)
 }
 
-/// Runs a PostgreSQL program, as the `postgres` user when we are root.
-fn as_postgres(program: &Path, args: &[&str]) -> std::process::Output {
-    let mut command = if root() {
-        let mut c = Command::new("runuser");
-        c.args(["-u", "postgres", "--"]).arg(program);
-        c
-    } else {
-        Command::new(program)
-    };
-    command.args(args).output().unwrap()
+/// Runs a PostgreSQL program, as the `postgres` user when we are root,
+/// in network namespace `netns` if given.
+fn as_postgres(netns: Option<&str>, program: &Path, args: &[&str]) -> std::process::Output {
+    let mut words: Vec<std::ffi::OsString> = Vec::new();
+    if let Some(ns) = netns {
+        words.extend(["ip", "netns", "exec", ns].map(Into::into));
+    }
+    if root() {
+        words.extend(["runuser", "-u", "postgres", "--"].map(Into::into));
+    }
+    words.push(program.into());
+    Command::new(&words[0])
+        .args(&words[1..])
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn succeeded(program: &Path, args: &[&str]) {
-    let output = as_postgres(program, args);
+    let output = as_postgres(None, program, args);
     assert!(
         output.status.success(),
         "{} {args:?}: {}",
@@ -47,6 +55,11 @@ fn succeeded(program: &Path, args: &[&str]) {
 impl Postgres {
     /// Starts a new server (initdb, then pg_ctl start) in a folder named after `name`.
     pub fn start(name: &str) -> Postgres {
+        Postgres::start_in(name, None)
+    }
+
+    /// The same, listening on loopback inside network namespace `netns`.
+    pub fn start_in(name: &str, netns: Option<&str>) -> Postgres {
         let bin = std::fs::read_dir("/usr/lib/postgresql")
             .ok()
             .and_then(|versions| {
@@ -71,7 +84,12 @@ impl Postgres {
                 "--auth=trust",
             ],
         );
-        let postgres = Postgres { dir, bin, port };
+        let postgres = Postgres {
+            dir,
+            bin,
+            port,
+            netns: netns.map(str::to_string),
+        };
         postgres.start_again();
         postgres
     }
@@ -86,7 +104,7 @@ impl Postgres {
         let data = self.dir.path("data");
         let mut all = vec!["-D", data.to_str().unwrap()];
         all.extend_from_slice(args);
-        as_postgres(&self.bin.join("pg_ctl"), &all)
+        as_postgres(self.netns.as_deref(), &self.bin.join("pg_ctl"), &all)
     }
 
     /// Starts the server (again, after [`Postgres::stop`]) on the same
