@@ -2,6 +2,7 @@
 # Every test: the fast ones, the slow real-WebRTC games (marked #[ignore]
 # so that `cargo test --workspace --release` runs the fast ones alone), the
 # NAT traversal games on simulated networks, the mailbox on PostgreSQL,
+# three signaling instances behind nginx and HAProxy with faults,
 # the browser client in a real Chromium, and a short chaos soak.
 # Installs what a fresh Debian machine lacks. The simulated networks need
 # root (network namespaces); where they cannot be made those tests say why
@@ -32,6 +33,24 @@ else
   echo "network namespace tests skipped: $why"
 fi
 
+
+# The cluster tests run three instances behind the shipped nginx and
+# HAProxy configurations (tests/cluster.rs, tests/deploy_files.rs).
+if [ "$(id -u)" = 0 ]; then
+  proxies=()
+  command -v nginx >/dev/null || proxies+=(nginx)
+  command -v haproxy >/dev/null || proxies+=(haproxy)
+  if [ ${#proxies[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${proxies[@]}" >/dev/null
+  fi
+  # Debian starts the packaged services on :80; the tests run their own.
+  for service in nginx haproxy; do
+    if command -v systemctl >/dev/null && systemctl is-active --quiet "$service" 2>/dev/null; then
+      systemctl stop "$service" || true
+    fi
+  done
+fi
 
 # The mailbox's PostgreSQL test starts its own server from Debian's package.
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then

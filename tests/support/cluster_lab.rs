@@ -34,13 +34,29 @@ pub enum Proxy {
     Haproxy,
 }
 
-/// A child process killed when dropped.
+/// A child process stopped when dropped: SIGTERM, so that nginx's master
+/// takes its workers along (SIGKILL would leave them running), then
+/// SIGKILL if it has not stopped within a few seconds.
 struct Process(Child);
+
+impl Process {
+    fn terminate(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = run("kill", &["-TERM", &self.0.id().to_string()]);
+            let asked = Instant::now();
+            while matches!(self.0.try_wait(), Ok(None)) && asked.elapsed() < Duration::from_secs(5)
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
 
 impl Drop for Process {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        self.terminate();
     }
 }
 
@@ -256,15 +272,16 @@ impl Cluster {
 
     /// SIGKILL to instance `i`: a crash.
     pub fn kill(&mut self, i: usize) {
-        drop(self.instances[i].take());
+        if let Some(mut process) = self.instances[i].take() {
+            let _ = process.0.kill();
+            let _ = process.0.wait();
+        }
     }
 
     /// SIGTERM to instance `i`, and waits for it to stop.
     pub fn stop(&mut self, i: usize) {
         if let Some(mut process) = self.instances[i].take() {
-            let pid = process.0.id().to_string();
-            run("kill", &["-TERM", &pid]).unwrap();
-            let _ = process.0.wait();
+            process.terminate();
         }
     }
 
