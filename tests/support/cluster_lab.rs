@@ -131,12 +131,26 @@ pub struct Cluster {
     dir: PathBuf,
     signaling: PathBuf,
     deploy: PathBuf,
+    /// More arguments for every instance.
+    extra: Vec<String>,
 }
 
 impl Cluster {
     /// Builds the namespace, starts PostgreSQL, the three instances and
     /// `proxy`; `subnet` (1–250) keeps labs apart, `dir` takes their logs.
     pub fn build(subnet: u8, proxy: Proxy, dir: &Path, signaling: &Path) -> Cluster {
+        Cluster::build_with(subnet, proxy, dir, signaling, &[])
+    }
+
+    /// The same, with more arguments for every instance (a benchmark's
+    /// higher limits).
+    pub fn build_with(
+        subnet: u8,
+        proxy: Proxy,
+        dir: &Path,
+        signaling: &Path,
+        extra: &[&str],
+    ) -> Cluster {
         let name = format!("rcl{subnet}-srv");
         let link = format!("rcl{subnet}-p");
         let _ = run("ip", &["link", "del", &link]);
@@ -178,6 +192,7 @@ impl Cluster {
             dir: dir.to_path_buf(),
             signaling: signaling.to_path_buf(),
             deploy: Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy"),
+            extra: extra.iter().map(|a| a.to_string()).collect(),
         };
         for i in 0..PORTS.len() {
             cluster.start(i);
@@ -217,7 +232,7 @@ impl Cluster {
                     &main,
                     format!(
                         "daemon off;\npid {p}/nginx.pid;\nerror_log {p}/error.log info;\n\
-                         events {{ worker_connections 4096; }}\n\
+                         worker_rlimit_nofile 20000;\nevents {{ worker_connections 10000; }}\n\
                          http {{\n  access_log {p}/access.log;\n  client_body_temp_path {p}/body;\n  \
                          proxy_temp_path {p}/proxy;\n  include {conf};\n}}\n",
                         p = prefix.display(),
@@ -260,9 +275,12 @@ impl Cluster {
     pub fn start(&mut self, i: usize) {
         let child = self
             .in_namespace(&self.signaling)
-            .args(["--bind", &format!("127.0.0.1:{}", PORTS[i])])
+            // Every address: the proxy's upstreams name loopback, and a
+            // benchmark also reaches an instance directly over the link.
+            .args(["--bind", &format!("0.0.0.0:{}", PORTS[i])])
             .args(["--db", &self.postgres.url()])
             .args(["--trusted-proxy", "127.0.0.1"])
+            .args(&self.extra)
             .stdout(Stdio::null())
             .stderr(self.log(&format!("instance-{i}.log")))
             .spawn()
@@ -327,6 +345,16 @@ impl Cluster {
     /// The proxy's address as the players reach it.
     pub fn url(&self) -> String {
         format!("ws://10.231.{}.1", self.subnet)
+    }
+
+    /// The proxy's socket address, from here.
+    pub fn proxy_address(&self) -> std::net::SocketAddr {
+        ([10, 231, self.subnet, 1], 80).into()
+    }
+
+    /// Instance `i`'s socket address, from here (past the proxy).
+    pub fn instance_address(&self, i: usize) -> std::net::SocketAddr {
+        ([10, 231, self.subnet, 1], PORTS[i]).into()
     }
 
     /// Status and body of `GET path` through the proxy.
