@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 use reversi::match_log::Record;
 use support::TempDir;
 use support::cluster_lab::{self, Cluster, PORTS, Proxy};
+use support::signaling_server::request_to;
 
 /// Mailbox clients posting at once.
 const CLIENTS: usize = 16;
@@ -188,30 +189,20 @@ fn stored_per_second(cluster: &Cluster, games: &[Vec<Record>], spread: usize) ->
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(game) = games.get(i) else { break };
                     for record in game {
-                        let status = post(addr, &record.to_bytes());
-                        assert_eq!(status, 201, "game {i} record {}", record.content().seq);
+                        let answer =
+                            request_to(addr, "POST", "/mailbox/records", &record.to_bytes());
+                        assert_eq!(
+                            answer.as_ref().map(|(status, _)| *status),
+                            Some(201),
+                            "game {i} record {}: {answer:?}",
+                            record.content().seq
+                        );
                     }
                 }
             });
         }
     });
     records as f64 / started.elapsed().as_secs_f64()
-}
-
-fn post(addr: SocketAddr, body: &[u8]) -> u16 {
-    let mut stream = TcpStream::connect(addr).expect("connect");
-    let head = format!(
-        "POST /mailbox/records HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body).unwrap();
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).unwrap();
-    std::str::from_utf8(&answer[9..12])
-        .unwrap()
-        .parse()
-        .unwrap()
 }
 
 fn main() {

@@ -20,7 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::nat_lab::{run, why_not_with};
 use super::postgres::Postgres;
+use super::signaling_server::{parse_answer, request_to};
 
 /// The instances' ports, as the shipped proxy configurations name them.
 pub const PORTS: [u16; 3] = [3541, 3542, 3543];
@@ -60,51 +62,9 @@ impl Drop for Process {
     }
 }
 
-fn run(program: &str, args: &[&str]) -> Result<(), String> {
-    let out = Command::new(program)
-        .args(args)
-        .output()
-        .map_err(|e| format!("{program}: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{program} {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
-}
-
-fn found(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// Why no lab can be made here, or `None` when one can.
 pub fn why_not() -> Option<String> {
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if !root {
-        return Some("not root: network namespaces need root".into());
-    }
-    let probe = format!("rcl-probe-{}", std::process::id());
-    if let Err(e) = run("ip", &["netns", "add", &probe]) {
-        return Some(format!("cannot make a network namespace: {e}"));
-    }
-    let _ = run("ip", &["netns", "del", &probe]);
-    for (tool, package) in [("nginx", "nginx"), ("haproxy", "haproxy")] {
-        if !found(tool) {
-            return Some(format!(
-                "{tool} is missing (Debian package {package}; tests/all.sh installs it)"
-            ));
-        }
-    }
-    None
+    why_not_with(&[("nginx", "nginx"), ("haproxy", "haproxy")])
 }
 
 /// The network namespace and its link, removed when dropped.
@@ -359,29 +319,11 @@ impl Cluster {
 
     /// Status and body of `GET path` through the proxy.
     pub fn get(&self, path: &str) -> Option<(u16, String)> {
-        use std::io::{Read, Write};
-        let address = format!("10.231.{}.1:80", self.subnet);
-        let mut stream =
-            std::net::TcpStream::connect_timeout(&address.parse().unwrap(), Duration::from_secs(5))
-                .ok()?;
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
-        let head = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-        stream.write_all(head.as_bytes()).ok()?;
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).ok()?;
-        parse_answer(&answer)
+        request_to(self.proxy_address(), "GET", path, &[])
     }
 
     /// The shared database.
     pub fn postgres(&self) -> &Postgres {
         &self.postgres
     }
-}
-
-fn parse_answer(answer: &str) -> Option<(u16, String)> {
-    let status = answer.get(9..12)?.parse().ok()?;
-    let body = answer.split_once("\r\n\r\n")?.1.to_string();
-    Some((status, body))
 }

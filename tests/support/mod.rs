@@ -6,6 +6,7 @@ pub mod cluster_lab;
 pub mod hostile_server;
 pub mod logs;
 pub mod naive_rules;
+pub mod nat_lab;
 pub mod player;
 pub mod postgres;
 pub mod signaling_server;

@@ -62,7 +62,8 @@ impl Drop for Process {
     }
 }
 
-fn run(program: &str, args: &[&str]) -> Result<(), String> {
+/// Runs a program to its end; its standard error when it fails.
+pub fn run(program: &str, args: &[&str]) -> Result<(), String> {
     let out = Command::new(program)
         .args(args)
         .output()
@@ -80,6 +81,12 @@ fn run(program: &str, args: &[&str]) -> Result<(), String> {
 
 /// Why no lab can be made here, or `None` when one can.
 pub fn why_not() -> Option<String> {
+    why_not_with(&[("iptables", "iptables"), ("turnserver", "coturn")])
+}
+
+/// Why no network namespace with these `(tool, Debian package)` can be
+/// made here, or `None` when one can.
+pub fn why_not_with(tools: &[(&str, &str)]) -> Option<String> {
     let root = Command::new("id")
         .arg("-u")
         .output()
@@ -92,7 +99,7 @@ pub fn why_not() -> Option<String> {
         return Some(format!("cannot make a network namespace: {e}"));
     }
     let _ = run("ip", &["netns", "del", &probe]);
-    for (tool, package) in [("iptables", "iptables"), ("turnserver", "coturn")] {
+    for (tool, package) in tools {
         let found = Command::new("sh")
             .args(["-c", &format!("command -v {tool}")])
             .output()

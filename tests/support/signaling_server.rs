@@ -111,7 +111,18 @@ impl Server {
 /// Status and body of a request to the server on loopback `port`, or
 /// `None` if it is not up.
 pub fn request(port: u16, method: &str, path: &str, body: &[u8]) -> Option<(u16, String)> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    request_to(([127, 0, 0, 1], port).into(), method, path, body)
+}
+
+/// Status and body of a request to the server at `addr`, or `None` if it
+/// does not answer.
+pub fn request_to(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: &[u8],
+) -> Option<(u16, String)> {
+    let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).ok()?;
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
@@ -123,6 +134,11 @@ pub fn request(port: u16, method: &str, path: &str, body: &[u8]) -> Option<(u16,
     stream.write_all(body).ok()?;
     let mut answer = String::new();
     stream.read_to_string(&mut answer).ok()?;
+    parse_answer(&answer)
+}
+
+/// The status and body of an HTTP/1.x answer.
+pub fn parse_answer(answer: &str) -> Option<(u16, String)> {
     let status = answer.get(9..12)?.parse().ok()?;
     let body = answer.split_once("\r\n\r\n")?.1.to_string();
     Some((status, body))

@@ -100,17 +100,9 @@ impl Arrivals {
     ) -> tokio::task::JoinHandle<()> {
         let arrivals = self.clone();
         tokio::spawn(async move {
-            let stopped = async {
-                match &mut stop {
-                    Some(s) => {
-                        let _ = s.wait_for(|stop| *stop).await;
-                    }
-                    None => std::future::pending().await,
-                }
-            };
             tokio::select! {
                 () = arrivals.listen(&url) => {}
-                () = stopped => {}
+                () = super::until_true(&mut stop) => {}
             }
         })
     }

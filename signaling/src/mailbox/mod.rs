@@ -561,6 +561,16 @@ enum Posted {
     Already,
 }
 
+/// Returns once `flag` turns true; never without a flag.
+async fn until_true(flag: &mut Option<tokio::sync::watch::Receiver<bool>>) {
+    match flag {
+        Some(flag) => {
+            let _ = flag.wait_for(|set| *set).await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
 fn refused(status: StatusCode, reason: impl Into<String>) -> Result<Posted, Box<Response>> {
     Err(Box::new(refuse(status, reason)))
 }
@@ -711,14 +721,7 @@ async fn get_game(
             body["list"] = json!(records.iter().map(|r| BASE64.encode(r)).collect::<Vec<_>>());
             return answer(StatusCode::OK, body);
         };
-        let closed = async {
-            match &mut shutting_down {
-                Some(s) => {
-                    let _ = s.wait_for(|closing| *closing).await;
-                }
-                None => std::future::pending().await,
-            }
-        };
+        let closed = until_true(&mut shutting_down);
         // Whichever comes first, the loop looks again and answers.
         tokio::select! {
             _ = arrival => {}
