@@ -4,6 +4,7 @@
 pub mod bitboard;
 pub mod color;
 pub mod flip;
+pub mod game_archive;
 pub mod ggf;
 pub mod movegen;
 pub mod outcome;
