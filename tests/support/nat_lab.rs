@@ -364,25 +364,21 @@ impl Lab {
         let log = |name: &str| {
             std::fs::File::create(self.dir.join(name)).map_err(|e| format!("{name}: {e}"))
         };
+        // The operator's shipped configuration, with what is the lab's own
+        // given on the command line (which takes precedence over the file).
+        let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/turnserver.conf");
         let turn = Command::new("ip")
-            .args(["netns", "exec", &self.inet, "turnserver", "-n"])
+            .args(["netns", "exec", &self.inet, "turnserver", "-c"])
+            .arg(&config)
             .args([
                 &format!("--listening-ip={PUBLIC}"),
                 &format!("--relay-ip={PUBLIC}"),
-                "--listening-port=3478",
-                "--min-port=49152",
-                "--max-port=65535",
-                "--use-auth-secret",
                 &format!("--static-auth-secret={SECRET}"),
                 "--realm=reversi.test",
-                "--fingerprint",
                 "--no-tls",
                 "--no-dtls",
-                "--no-cli",
                 "--no-software-attribute",
-                "--simple-log",
                 "--verbose",
-                "--log-file=stdout",
                 &format!("--pidfile={}", self.dir.join("turnserver.pid").display()),
             ])
             .stdout(log("turnserver.log")?)
