@@ -6,6 +6,7 @@
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"RVEDATA1";
 /// Bytes per position.
+#[allow(dead_code)]
 pub const RECORD: usize = 20;
 /// The label source of a position solved exactly (not every tool reads
 /// the sources, hence the `allow`s).

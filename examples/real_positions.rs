@@ -1,0 +1,244 @@
+//! Step one of training on real games: every position of the WTHOR games
+//! outside the test set, of the PLAYOK games and of Logistello's book,
+//! deduplicated under the board's eight symmetries, written in the
+//! training data format (`examples/shared/data_format.rs`) unlabelled, for
+//! the labelling steps; and how many positions each source gives per
+//! phase.
+//!
+//! ```text
+//! cargo run --release --example real_positions -- [--data ../shared/data] --dir DIR
+//! ```
+//!
+//! `--data` holds `wthor/*.wtb` and `logistello/logbook.gam.gz` (see the
+//! README, *Real games*). The WTHOR test set (every tenth game of each
+//! tournament file, `examples/wthor_accuracy.rs`) is left out entirely, so
+//! no fit sees it. A game that does not read is named and skipped. A
+//! position seen in an earlier game (in any orientation) is not written
+//! again; each game's new positions are written together, empties
+//! falling, as `train_patterns` expects. The file is written whole to
+//! `DIR/plane.bin.tmp` and renamed with its `DIR/plane.progress` at the
+//! end (about a minute here): a run cut short leaves no partial file.
+
+use std::collections::HashSet;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use reversi::engine::game_archive::{ArchivedGame, GameError, read_gam, read_wthor};
+use reversi::engine::{Color, Position};
+
+#[path = "shared/data_format.rs"]
+mod data_format;
+use data_format::{MAGIC, UNLABELLED};
+
+/// The sources, in the order they are read (earlier ones keep a shared
+/// position).
+const SOURCES: [&str; 3] = ["WTHOR tournaments", "PLAYOK 2023", "Logistello"];
+
+/// The board mirrored left to right.
+fn mirror(x: u64) -> u64 {
+    x.swap_bytes().reverse_bits()
+}
+
+/// The board reflected in the a1–h8 diagonal.
+fn transpose(x: u64) -> u64 {
+    let mut out = 0;
+    for i in 0..64 {
+        if x >> i & 1 == 1 {
+            out |= 1 << ((i % 8) * 8 + i / 8);
+        }
+    }
+    out
+}
+
+/// The smallest of the eight orientations of (player, opponent).
+fn canonical(player: u64, opponent: u64) -> (u64, u64) {
+    let mut best = (player, opponent);
+    let mut pair = (player, opponent);
+    for turn in 0..8 {
+        pair = if turn % 2 == 0 {
+            (mirror(pair.0), mirror(pair.1))
+        } else {
+            (transpose(pair.0), transpose(pair.1))
+        };
+        best = best.min(pair);
+    }
+    best
+}
+
+/// The side to move's discs and the other side's, if someone is to move.
+fn sides(position: &Position) -> Option<(u64, u64)> {
+    let to_move = position.to_move()?;
+    let other = if to_move == Color::Black {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Some((position.discs(to_move).0, position.discs(other).0))
+}
+
+struct Counts {
+    games: [usize; 3],
+    skipped: [usize; 3],
+    /// Positions kept, by source and empties.
+    kept: [[usize; 61]; 3],
+}
+
+fn main() {
+    let mut data = PathBuf::from("../shared/data");
+    let mut dir = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match (arg.as_str(), args.next()) {
+            ("--data", Some(v)) => data = PathBuf::from(v),
+            ("--dir", Some(v)) => dir = Some(PathBuf::from(v)),
+            _ => {
+                eprintln!("usage: real_positions [--data DIR] --dir OUT");
+                std::process::exit(2);
+            }
+        }
+    }
+    let Some(dir) = dir else {
+        eprintln!("usage: real_positions [--data DIR] --dir OUT");
+        std::process::exit(2);
+    };
+    if let Err(e) = run(&data, &dir) {
+        eprintln!("real_positions: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run(data: &Path, dir: &Path) -> Result<(), String> {
+    let started = Instant::now();
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let tmp = dir.join("plane.bin.tmp");
+    let file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let mut out = BufWriter::new(file);
+    out.write_all(MAGIC).map_err(|e| e.to_string())?;
+    let mut seen: HashSet<(u64, u64)> = HashSet::new();
+    let mut counts = Counts {
+        games: [0; 3],
+        skipped: [0; 3],
+        kept: [[0; 61]; 3],
+    };
+    let mut record = |source: usize, game: Result<ArchivedGame, GameError>, name: &str| {
+        let game = match game {
+            Ok(game) => game,
+            Err(e) => {
+                if counts.skipped[source] < 10 {
+                    eprintln!("{name}: {e}");
+                }
+                counts.skipped[source] += 1;
+                return Ok(());
+            }
+        };
+        counts.games[source] += 1;
+        for position in game.positions() {
+            let Some((player, opponent)) = sides(&position) else {
+                continue;
+            };
+            if !seen.insert(canonical(player, opponent)) {
+                continue;
+            }
+            counts.kept[source][position.empty().count() as usize] += 1;
+            let mut bytes = [0u8; 20];
+            bytes[..8].copy_from_slice(&player.to_le_bytes());
+            bytes[8..16].copy_from_slice(&opponent.to_le_bytes());
+            bytes[18] = UNLABELLED;
+            out.write_all(&bytes).map_err(|e| e.to_string())?;
+        }
+        Ok::<(), String>(())
+    };
+
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("wthor"))
+        .map_err(|e| {
+            format!(
+                "{}: {e} (see the README, Real games)",
+                data.join("wthor").display()
+            )
+        })?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "wtb"))
+        .collect();
+    files.sort();
+    for path in &files {
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+        let archive = match read_wthor(&bytes) {
+            Ok(archive) => archive,
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                continue;
+            }
+        };
+        let tournament = archive.header().depth > 0;
+        let source = if tournament { 0 } else { 1 };
+        for (i, game) in archive.games().enumerate() {
+            // The test set of `wthor_accuracy`: never a training position.
+            if tournament && (i + 1).is_multiple_of(10) {
+                continue;
+            }
+            record(source, game, &name)?;
+        }
+    }
+    let book = data.join("logistello/logbook.gam.gz");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(&book).map_err(|e| format!("{}: {e}", book.display()))?,
+    )
+    .take(64 << 20)
+    .read_to_string(&mut text)
+    .map_err(|e| format!("{}: {e}", book.display()))?;
+    for game in read_gam(&text) {
+        record(2, game, "logbook.gam")?;
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    drop(out);
+    let bytes = std::fs::metadata(&tmp).map_err(|e| e.to_string())?.len();
+    let games: usize = counts.games.iter().sum();
+    std::fs::rename(&tmp, dir.join("plane.bin")).map_err(|e| e.to_string())?;
+    std::fs::write(
+        dir.join("plane.progress"),
+        format!("games {games}\nbytes {bytes}\n"),
+    )
+    .map_err(|e| e.to_string())?;
+
+    println!(
+        "{} distinct positions from {games} games in {:.1?} → {}",
+        seen.len(),
+        started.elapsed(),
+        dir.join("plane.bin").display()
+    );
+    for (s, name) in SOURCES.iter().enumerate() {
+        println!(
+            "{name:<18} {:>7} games read, {:>4} skipped, {:>9} new positions",
+            counts.games[s],
+            counts.skipped[s],
+            counts.kept[s].iter().sum::<usize>()
+        );
+    }
+    println!("new positions by empties (and the share of each source):");
+    for band in (0..=60usize).rev().step_by(4) {
+        let range = band.saturating_sub(3)..=band;
+        let per: Vec<usize> = (0..3)
+            .map(|s| range.clone().map(|e| counts.kept[s][e]).sum())
+            .collect();
+        let all: usize = per.iter().sum();
+        if all == 0 {
+            continue;
+        }
+        let share = |n: usize| 100.0 * n as f64 / all as f64;
+        println!(
+            "  {:>2}–{:>2} empties {all:>9}: {:>3.0} % WTHOR, {:>3.0} % PLAYOK, {:>3.0} % Logistello",
+            range.start(),
+            range.end(),
+            share(per[0]),
+            share(per[1]),
+            share(per[2])
+        );
+    }
+    Ok(())
+}
