@@ -182,6 +182,9 @@ fn run(args: &Args) -> Result<(), String> {
             left as f64 / rate.max(1e-9) / 3600.0
         );
     }
-    println!("done: every position with at most {} empties is exact", args.empties);
+    println!(
+        "done: every position with at most {} empties is exact",
+        args.empties
+    );
     Ok(())
 }
