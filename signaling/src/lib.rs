@@ -533,9 +533,10 @@ async fn health(State(shared): State<Shared>) -> axum::Json<serde_json::Value> {
 }
 
 /// `GET /ready`: `200` when this instance should be sent new players,
-/// `503` with the reason when not: it is shutting down, or its mailbox's
-/// database does not answer (a proxy's health check; `/health` says only
-/// that the process is up).
+/// `503` with the reason when not: it is shutting down, its mailbox's
+/// database does not answer, or it cannot hear the records other
+/// instances store (a proxy's health check; `/health` says only that the
+/// process is up).
 async fn ready(State(shared): State<Shared>) -> Response {
     let reason = if *shared.shutting_down.borrow() {
         Some("the server is shutting down".to_string())
