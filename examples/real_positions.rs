@@ -29,7 +29,7 @@ use reversi::engine::{Color, Position};
 
 #[path = "shared/data_format.rs"]
 mod data_format;
-use data_format::{MAGIC, UNLABELLED};
+use data_format::{MAGIC, UNLABELLED, in_wthor_test_set};
 
 /// The sources, in the order they are read (earlier ones keep a shared
 /// position).
@@ -178,7 +178,7 @@ fn run(data: &Path, dir: &Path) -> Result<(), String> {
         let source = if tournament { 0 } else { 1 };
         for (i, game) in archive.games().enumerate() {
             // The test set of `wthor_accuracy`: never a training position.
-            if tournament && (i + 1).is_multiple_of(10) {
+            if tournament && in_wthor_test_set(i + 1) {
                 continue;
             }
             record(source, game, &name)?;

@@ -10,7 +10,7 @@
 //! `DIR` holds the `WTH_*.wtb` files (default `../shared/data/wthor`; the
 //! federation publishes them at <https://www.ffothello.org/informatique/la-base-wthor/>).
 //! The test set: every game whose 1-based number in its file is a multiple
-//! of ten ([`in_test_set`]), reaching 24 empties with a side to move. For
+//! of ten (`in_wthor_test_set`), reaching 24 empties with a side to move. For
 //! each, the static evaluation of that position for the side to move,
 //! against the theoretical score turned into the side to move's disc
 //! difference; the error in discs, rms and mean absolute, for the shipped
@@ -26,11 +26,9 @@ use reversi::engine::topology::Plane;
 use reversi::search::board::Board;
 use reversi::search::{eval, patterns};
 
-/// Whether the `number`th game (1-based) of a WTHOR file is in the test
-/// set that no training may see: every tenth.
-fn in_test_set(number: usize) -> bool {
-    number.is_multiple_of(10)
-}
+#[path = "shared/data_format.rs"]
+mod data_format;
+use data_format::in_wthor_test_set;
 
 /// Errors in discs, summed.
 #[derive(Default)]
@@ -132,7 +130,7 @@ fn main() {
                 }
             };
             games += 1;
-            if !in_test_set(i + 1) {
+            if !in_wthor_test_set(i + 1) {
                 continue;
             }
             let Some((board, label)) = labelled(&game) else {

@@ -4,6 +4,7 @@
 //! source; a zero byte).
 
 /// The file's first bytes.
+#[allow(dead_code)]
 pub const MAGIC: &[u8; 8] = b"RVEDATA1";
 /// Bytes per position.
 #[allow(dead_code)]
@@ -15,3 +16,10 @@ pub const EXACT: u8 = 0;
 /// The label source of a position not yet labelled.
 #[allow(dead_code)]
 pub const UNLABELLED: u8 = 255;
+
+/// Whether the `number`th game (1-based) of a WTHOR tournament file is in
+/// the test set that no training may see: every tenth.
+#[allow(dead_code)]
+pub fn in_wthor_test_set(number: usize) -> bool {
+    number.is_multiple_of(10)
+}

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use super::nat_lab::{run, why_not_with};
 use super::postgres::Postgres;
-use super::signaling_server::{parse_answer, request_to};
+use super::signaling_server::request_to;
 
 /// The instances' ports, as the shipped proxy configurations name them.
 pub const PORTS: [u16; 3] = [3541, 3542, 3543];
@@ -278,20 +278,10 @@ impl Cluster {
         }
     }
 
-    /// Status and body of `GET path` on instance `i`, asked inside the
-    /// namespace, or `None` if it does not answer.
+    /// Status and body of `GET path` on instance `i` (reached past the
+    /// proxy), or `None` if it does not answer.
     pub fn instance(&self, i: usize, path: &str) -> Option<(u16, String)> {
-        let script = format!(
-            "exec 3<>/dev/tcp/127.0.0.1/{port} && printf 'GET {path} HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n' >&3 && timeout 5 cat <&3",
-            port = PORTS[i]
-        );
-        let output = self
-            .in_namespace("bash")
-            .args(["-c", &script])
-            .stderr(Stdio::null())
-            .output()
-            .ok()?;
-        parse_answer(&String::from_utf8_lossy(&output.stdout))
+        request_to(self.instance_address(i), "GET", path, &[])
     }
 
     /// Rooms open on instance `i` (0 when it does not answer).

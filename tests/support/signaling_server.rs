@@ -138,7 +138,7 @@ pub fn request_to(
 }
 
 /// The status and body of an HTTP/1.x answer.
-pub fn parse_answer(answer: &str) -> Option<(u16, String)> {
+fn parse_answer(answer: &str) -> Option<(u16, String)> {
     let status = answer.get(9..12)?.parse().ok()?;
     let body = answer.split_once("\r\n\r\n")?.1.to_string();
     Some((status, body))
