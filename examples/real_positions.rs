@@ -6,8 +6,15 @@
 //! phase.
 //!
 //! ```text
-//! cargo run --release --example real_positions -- [--data ../shared/data] --dir DIR
+//! cargo run --release --example real_positions -- [--data ../shared/data] --dir DIR [--every N]
 //! ```
+//!
+//! The position at 24 empties of each WTHOR tournament game outside the
+//! test set carries the federation's theoretical score: it is written
+//! labelled, exact (`EXACT`), so no step spends time on it. `--every N`
+//! keeps the other positions of one game in N of each source (a sample
+//! for a machine that cannot label them all); the theoretical positions
+//! are kept whatever N.
 //!
 //! `--data` holds `wthor/*.wtb` and `logistello/logbook.gam.gz` (see the
 //! README, *Real games*). The WTHOR test set (every tenth game of each
@@ -19,7 +26,7 @@
 //! `DIR/plane.bin.tmp` and renamed with its `DIR/plane.progress` at the
 //! end (about a minute here): a run cut short leaves no partial file.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -29,7 +36,7 @@ use reversi::engine::{Color, Position};
 
 #[path = "shared/data_format.rs"]
 mod data_format;
-use data_format::{MAGIC, UNLABELLED, in_wthor_test_set};
+use data_format::{EXACT, MAGIC, UNLABELLED, in_wthor_test_set};
 
 /// The sources, in the order they are read (earlier ones keep a shared
 /// position).
@@ -85,32 +92,99 @@ struct Counts {
 }
 
 fn main() {
+    const USAGE: &str = "usage: real_positions [--data DIR] --dir OUT [--every N]";
     let mut data = PathBuf::from("../shared/data");
     let mut dir = None;
+    let mut every = 1usize;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match (arg.as_str(), args.next()) {
             ("--data", Some(v)) => data = PathBuf::from(v),
             ("--dir", Some(v)) => dir = Some(PathBuf::from(v)),
+            ("--every", Some(v)) => match v.parse::<usize>() {
+                Ok(n) if n >= 1 => every = n,
+                _ => {
+                    eprintln!("--every: a whole number of 1 or more, not {v:?}");
+                    std::process::exit(2);
+                }
+            },
             _ => {
-                eprintln!("usage: real_positions [--data DIR] --dir OUT");
+                eprintln!("{USAGE}");
                 std::process::exit(2);
             }
         }
     }
     let Some(dir) = dir else {
-        eprintln!("usage: real_positions [--data DIR] --dir OUT");
+        eprintln!("{USAGE}");
         std::process::exit(2);
     };
-    if let Err(e) = run(&data, &dir) {
+    if let Err(e) = run(&data, &dir, every) {
         eprintln!("real_positions: {e}");
         std::process::exit(1);
     }
 }
 
-fn run(data: &Path, dir: &Path) -> Result<(), String> {
+/// The WTHOR files of `data`, sorted, each read whole with its name.
+fn wthor_files(data: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("wthor"))
+        .map_err(|e| {
+            format!(
+                "{}: {e} (see the README, Real games)",
+                data.join("wthor").display()
+            )
+        })?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "wtb"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|path| {
+            let name = path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+            Ok((name, bytes))
+        })
+        .collect()
+}
+
+/// The theoretical scores of the tournament games outside the test set,
+/// by canonical position, as the side to move's disc difference (the first
+/// game to reach a position gives its score).
+fn theoretical_labels(files: &[(String, Vec<u8>)]) -> HashMap<(u64, u64), i16> {
+    let mut labels = HashMap::new();
+    for (_, bytes) in files {
+        let Ok(archive) = read_wthor(bytes) else {
+            continue;
+        };
+        if archive.header().depth == 0 {
+            continue;
+        }
+        for (i, game) in archive.games().enumerate() {
+            if in_wthor_test_set(i + 1) {
+                continue;
+            }
+            let Some((position, label)) = game.ok().and_then(|g| g.theoretical_label()) else {
+                continue;
+            };
+            if let Some((player, opponent)) = sides(&position) {
+                labels
+                    .entry(canonical(player, opponent))
+                    .or_insert(label as i16);
+            }
+        }
+    }
+    labels
+}
+
+fn run(data: &Path, dir: &Path, every: usize) -> Result<(), String> {
     let started = Instant::now();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let files = wthor_files(data)?;
+    let labels = theoretical_labels(&files);
+    let mut labelled = 0usize;
     let tmp = dir.join("plane.bin.tmp");
     let file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let mut out = BufWriter::new(file);
@@ -122,6 +196,7 @@ fn run(data: &Path, dir: &Path) -> Result<(), String> {
         kept: [[0; 61]; 3],
     };
     let mut record = |source: usize, game: Result<ArchivedGame, GameError>, name: &str| {
+        let sampled = counts.games[source] % every == 0;
         let game = match game {
             Ok(game) => game,
             Err(e) => {
@@ -137,37 +212,30 @@ fn run(data: &Path, dir: &Path) -> Result<(), String> {
             let Some((player, opponent)) = sides(&position) else {
                 continue;
             };
-            if !seen.insert(canonical(player, opponent)) {
+            let key = canonical(player, opponent);
+            let label = labels.get(&key);
+            if !(sampled || label.is_some()) || !seen.insert(key) {
                 continue;
             }
             counts.kept[source][position.empty().count() as usize] += 1;
             let mut bytes = [0u8; 20];
             bytes[..8].copy_from_slice(&player.to_le_bytes());
             bytes[8..16].copy_from_slice(&opponent.to_le_bytes());
-            bytes[18] = UNLABELLED;
+            match label {
+                Some(&label) => {
+                    bytes[16..18].copy_from_slice(&label.to_le_bytes());
+                    bytes[18] = EXACT;
+                    labelled += 1;
+                }
+                None => bytes[18] = UNLABELLED,
+            }
             out.write_all(&bytes).map_err(|e| e.to_string())?;
         }
         Ok::<(), String>(())
     };
 
-    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("wthor"))
-        .map_err(|e| {
-            format!(
-                "{}: {e} (see the README, Real games)",
-                data.join("wthor").display()
-            )
-        })?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "wtb"))
-        .collect();
-    files.sort();
-    for path in &files {
-        let name = path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-        let archive = match read_wthor(&bytes) {
+    for (name, bytes) in &files {
+        let archive = match read_wthor(bytes) {
             Ok(archive) => archive,
             Err(e) => {
                 eprintln!("{name}: {e}");
@@ -181,7 +249,7 @@ fn run(data: &Path, dir: &Path) -> Result<(), String> {
             if tournament && in_wthor_test_set(i + 1) {
                 continue;
             }
-            record(source, game, &name)?;
+            record(source, game, name)?;
         }
     }
     let book = data.join("logistello/logbook.gam.gz");
@@ -212,6 +280,7 @@ fn run(data: &Path, dir: &Path) -> Result<(), String> {
         started.elapsed(),
         dir.join("plane.bin").display()
     );
+    println!("{labelled} of them labelled exactly by a theoretical score (24 empties)");
     for (s, name) in SOURCES.iter().enumerate() {
         println!(
             "{name:<18} {:>7} games read, {:>4} skipped, {:>9} new positions",

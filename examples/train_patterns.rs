@@ -55,6 +55,8 @@ use reversi::search::{Budget, eval};
 #[path = "shared/data_format.rs"]
 mod data_format;
 use data_format::{EXACT, MAGIC, RECORD, UNLABELLED};
+#[path = "shared/wthor_test.rs"]
+mod wthor_test;
 
 struct Args {
     dir: PathBuf,
@@ -66,6 +68,7 @@ struct Args {
     iterations: usize,
     threads: usize,
     until: u32,
+    wthor: Option<PathBuf>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -79,6 +82,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         iterations: 60,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         until: 60,
+        wthor: Some(PathBuf::from("../shared/data/wthor")).filter(|p| p.is_dir()),
     };
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -92,6 +96,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--iterations" => args.iterations = number(value()?)?.clamp(1, 1000) as usize,
             "--threads" => args.threads = number(value()?)?.clamp(1, 256) as usize,
             "--until" => args.until = number(value()?)?.clamp(4, 60) as u32,
+            "--wthor" => args.wthor = Some(PathBuf::from(value()?)),
             "--lambda" => {
                 args.lambda = value()?
                     .parse()
@@ -671,7 +676,9 @@ fn run(args: &Args) -> Result<(), String> {
     let mut samples: Vec<Sample> = records
         .iter()
         .zip(&games)
-        .filter(|(r, _)| r.source == EXACT && r.empties() <= args.exact)
+        // Exact labels beyond `--exact` (the theoretical scores of real
+        // games at 24 empties) are fitted with their phase's band.
+        .filter(|(r, _)| r.source == EXACT)
         .map(|(r, &g)| sample(r, g))
         .collect();
     let mut fits: Vec<Option<Fit>> = vec![None; PHASES];
@@ -741,6 +748,7 @@ fn run(args: &Args) -> Result<(), String> {
     let weights = to_weights(&fits);
     report(&samples, &fits, args);
     report_exact_test(args, &fits)?;
+    report_wthor(args, &weights)?;
     if let Some(out) = &args.out {
         let bytes = weights.encode();
         std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -843,6 +851,36 @@ fn report_exact_test(args: &Args, fits: &[Option<Fit>]) -> Result<(), String> {
             patterns.0, patterns.1, linear.1
         );
     }
+    Ok(())
+}
+
+/// The new weights, the shipped ones and the linear evaluation against
+/// the WTHOR test set (`--wthor DIR`; by default `../shared/data/wthor` if
+/// it is there).
+fn report_wthor(args: &Args, weights: &PatternWeights) -> Result<(), String> {
+    let Some(dir) = &args.wthor else {
+        return Ok(());
+    };
+    let set = wthor_test::load(dir)?;
+    let mut errors: [wthor_test::Errors; 3] = Default::default();
+    for p in &set.positions {
+        let fitted = f64::from(weights.evaluate::<Plane>(&p.board)) / 100.0;
+        errors[0].add(fitted - p.label);
+        if let Some(shipped) = patterns::weights() {
+            errors[1].add(f64::from(shipped.evaluate::<Plane>(&p.board)) / 100.0 - p.label);
+        }
+        let linear = eval::weights().value(&eval::features::<Plane>(&p.board));
+        errors[2].add(f64::from(linear) / 100.0 - p.label);
+    }
+    println!(
+        "WTHOR test set ({} games of {} files; their positions at 24 empties, theoretical scores):",
+        set.games, set.files
+    );
+    println!("{}", errors[0].line("these weights"));
+    if patterns::weights().is_some() {
+        println!("{}", errors[1].line("shipped patterns"));
+    }
+    println!("{}", errors[2].line("linear evaluation"));
     Ok(())
 }
 

@@ -199,6 +199,21 @@ impl ArchivedGame {
     pub fn at_empties(&self, empties: u32) -> Option<Position> {
         self.positions().find(|p| p.empty().count() == empties)
     }
+
+    /// The position the theoretical score was computed from and that score
+    /// as the side to move's disc difference under perfect play (empties to
+    /// the winner): an exact label. `None` without a theoretical score, or
+    /// when the game never reached its depth with a side to move.
+    pub fn theoretical_label(&self) -> Option<(Position, i32)> {
+        let theoretical = self.theoretical?;
+        let position = self.at_empties(u32::from(theoretical.empties))?;
+        let black = 2 * i32::from(theoretical.black_discs) - 64;
+        let label = match position.to_move()? {
+            Color::Black => black,
+            Color::White => -black,
+        };
+        Some((position, label))
+    }
 }
 
 /// A WTHOR file's header.
@@ -502,6 +517,23 @@ mod tests {
                 problem: GameProblem::NotASquare { ply: 2, found: 99 }
             })
         ));
+    }
+
+    #[test]
+    fn the_theoretical_score_becomes_the_side_to_moves_difference_at_its_depth() {
+        // f5 d6 c3: 57 empties with White to move, 58 with Black to move.
+        let moves: &[u8] = &[56, 64, 33];
+        for (depth, label) in [(57, -16), (58, 16)] {
+            let bytes = wthor(depth, &[(40, 40, moves)]);
+            let game = read_wthor(&bytes).unwrap().games().next().unwrap().unwrap();
+            let (position, found) = game.theoretical_label().unwrap();
+            assert_eq!(position.empty().count(), u32::from(depth));
+            assert_eq!(found, label, "at {depth} empties");
+        }
+        // A game that stopped before its depth has no label.
+        let bytes = wthor(24, &[(40, 40, moves)]);
+        let game = read_wthor(&bytes).unwrap().games().next().unwrap().unwrap();
+        assert_eq!(game.theoretical_label(), None);
     }
 
     #[test]
