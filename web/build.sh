@@ -31,6 +31,8 @@ RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo" \
 rm -rf web/dist
 wasm-bindgen "$wasm_target"/wasm32-unknown-unknown/web/reversi-web.wasm \
   --target web --no-typescript --out-name reversi --out-dir web/dist
+# The evaluation's weights, which only the search worker fetches.
+cp src/search/pattern_weights.bin web/dist/
 # The page and its search worker pin the script and the module by
 # Subresource Integrity: a server that serves other bytes under these
 # names gets them refused.
@@ -44,6 +46,7 @@ sri() {
 for page in index.html worker.js; do
   sed -e "s|@SRI_REVERSI_JS@|$(sri reversi.js)|g" \
     -e "s|@SRI_REVERSI_BG_WASM@|$(sri reversi_bg.wasm)|g" \
+    -e "s|@SRI_PATTERN_WEIGHTS_BIN@|$(sri pattern_weights.bin)|g" \
     "web/$page" > "web/dist/$page"
   if grep -q '@SRI_' "web/dist/$page"; then
     echo "web/build.sh: $page names a file it does not pin" >&2
@@ -51,7 +54,11 @@ for page in index.html worker.js; do
   fi
 done
 (cd web/dist && LC_ALL=C sha256sum -- * > SHA256SUMS)
-echo "web/dist: $(du -sh web/dist | cut -f1), reversi_bg.wasm $(stat -c %s web/dist/reversi_bg.wasm) bytes"
+echo "web/dist: $(du -sh web/dist | cut -f1), reversi_bg.wasm $(stat -c %s web/dist/reversi_bg.wasm) bytes, pattern_weights.bin $(stat -c %s web/dist/pattern_weights.bin) bytes"
+# What a visitor downloads (gzip -9, as a server compresses): the page's
+# own bundle before its first frame, and the weights the worker fetches.
+gz() { local sum=0 f; for f; do sum=$((sum + $(gzip -9c "$f" | wc -c))); done; echo "$sum"; }
+echo "gzip: page $(gz web/dist/index.html web/dist/reversi.js web/dist/reversi_bg.wasm) bytes, worker's weights $(gz web/dist/pattern_weights.bin) bytes"
 # What `reversi-signaling --web-dir`, the page's footer and `reversi
 # verify-page` name the bundle by.
 echo "bundle sha256: $(sha256sum web/dist/SHA256SUMS | cut -d' ' -f1)"

@@ -124,6 +124,18 @@ pub fn serve_searches() -> bool {
     let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else {
         return false;
     };
+    let evaluation = match install_fetched_weights(&scope) {
+        Ok(bytes) => format!("patterns ({bytes} bytes)"),
+        Err(reason) => {
+            web_sys::console::warn_1(
+                &format!("the search evaluates without its pattern weights: {reason}").into(),
+            );
+            format!("linear: {reason}")
+        }
+    };
+    // What the worker evaluates with, for the browser tests (and anyone
+    // curious in the developer tools).
+    let _ = js_sys::Reflect::set(&scope, &WEIGHTS_IN_USE.into(), &evaluation.into());
     let reply_to = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let bytes = js_sys::Uint8Array::new(&event.data()).to_vec();
@@ -134,6 +146,40 @@ pub fn serve_searches() -> bool {
     // The handler lives as long as the worker.
     on_message.forget();
     true
+}
+
+/// The worker's global that `worker.js` fills with the weights file's bytes
+/// (or a string saying why it could not).
+const FETCHED_WEIGHTS: &str = "reversiPatternWeights";
+/// The worker's global that says what it evaluates with: `patterns (N
+/// bytes)`, or `linear: why`.
+const WEIGHTS_IN_USE: &str = "reversiEvaluation";
+
+/// Installs the pattern weights `worker.js` fetched (checked by Subresource
+/// Integrity there, and by their own digest here), before the first search.
+/// Their size, or why the worker goes on with the linear evaluation.
+fn install_fetched_weights(scope: &DedicatedWorkerGlobalScope) -> Result<usize, String> {
+    let fetched = js_sys::Reflect::get(scope, &FETCHED_WEIGHTS.into())
+        .map_err(|_| "the weights could not be read".to_string())?;
+    // The bytes are needed only once.
+    let _ = js_sys::Reflect::delete_property(scope, &FETCHED_WEIGHTS.into());
+    if let Some(why) = fetched.as_string() {
+        return Err(why);
+    }
+    let array = fetched
+        .dyn_into::<js_sys::Uint8Array>()
+        .map_err(|_| "worker.js fetched no weights".to_string())?;
+    if array.length() as usize > crate::search::patterns::MAX_FILE {
+        return Err(format!(
+            "the weights file is larger than {} bytes",
+            crate::search::patterns::MAX_FILE
+        ));
+    }
+    let bytes = array.to_vec();
+    let weights =
+        crate::search::patterns::PatternWeights::decode(&bytes).map_err(|e| e.to_string())?;
+    crate::search::patterns::install(Some(weights)).map_err(|e| e.to_string())?;
+    Ok(bytes.len())
 }
 
 /// Why a `fetch` failed.

@@ -655,7 +655,14 @@ static WEIGHTS: OnceLock<Option<PatternWeights>> = OnceLock::new();
 
 /// The shipped weights file; empty when none has been trained yet, and the
 /// linear evaluation is used everywhere.
+#[cfg(not(target_arch = "wasm32"))]
 const SHIPPED: &[u8] = include_bytes!("pattern_weights.bin");
+/// The browser build leaves the weights out of its module (they would
+/// double its size, and the page itself never searches): its search
+/// worker fetches the same file beside the page and [`install`]s it
+/// (`web/worker.js`, `crate::platform::web::serve_searches`).
+#[cfg(target_arch = "wasm32")]
+const SHIPPED: &[u8] = &[];
 
 /// The pattern weights in use: the ones a program [`install`]ed before its
 /// first evaluation, else the shipped file (if any).

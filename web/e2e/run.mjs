@@ -70,6 +70,17 @@ async function status(page) {
   return text ? JSON.parse(text) : null;
 }
 
+/** The page's search worker, once it has said what it evaluates with. */
+async function searchWorker(page) {
+  for (let i = 0; i < 300; i += 1) {
+    for (const worker of page.workers()) {
+      if (await worker.evaluate(() => self.reversiEvaluation).catch(() => undefined)) return worker;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error('no search worker said what it evaluates with');
+}
+
 async function until(page, what, check, seconds = 60) {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
@@ -437,12 +448,19 @@ const scenarios = {
 
   // The bot's search in wasm against native: the same positions and depth as
   // `reversi bench`, node for node; medians of three runs each.
+  // In the search worker, with the pattern weights it fetched: the page
+  // itself never searches, so neither its module nor its first frame
+  // carries them.
   async search_speed_in_wasm_against_native() {
     const depth = 8;
-    const { page, context } = await open('');
-    await until(page, 'home', (s) => s.screen === 'home');
+    const { page, context } = await open('#computer&level=1&color=white');
+    await until(page, "the computer's first move", (s) => s.screen === 'game' && s.my_turn, 60);
+    const worker = await searchWorker(page);
+    const evaluation = await worker.evaluate(() => self.reversiEvaluation);
+    if (!/^patterns/.test(evaluation)) throw new Error(`the worker evaluates with: ${evaluation}`);
+    console.log(`  the worker evaluates with ${evaluation}`);
     const web = [];
-    for (let i = 0; i < 3; i++) web.push(JSON.parse(await page.evaluate((d) => window.reversiBench(d), depth)));
+    for (let i = 0; i < 3; i++) web.push(JSON.parse(await worker.evaluate((d) => self.reversiBench(d), depth)));
     const said = execFileSync(bin, ['bench', '--runs', '3', '--perft-depth', '1', '--depth', String(depth), '--ffo', '0'], { encoding: 'utf8' });
     const line = said.split('\n').find((l) => l.startsWith('midgame search'));
     const [, nativeNodes, nativeSecs] = line.match(/: (\d+) nodes, median ([\d.]+) s/);
@@ -455,6 +473,29 @@ const scenarios = {
     console.log(`  depth ${depth} on 10 positions, ${nativeNodes} nodes: wasm median ${webMs.toFixed(0)} ms ` +
       `(${wasmRate.toFixed(2)} M nodes/s), native ${(Number(nativeSecs) * 1000).toFixed(0)} ms ` +
       `(${nativeRate.toFixed(2)} M nodes/s); wasm/native ${(wasmRate / nativeRate).toFixed(2)}`);
+    await context.close();
+  },
+
+  // Weights that are not the ones the page was built with are refused by
+  // Subresource Integrity: the worker says why and plays on with the
+  // linear evaluation.
+  async changed_weights_are_refused_and_the_computer_plays_on() {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.route('**/play/pattern_weights.bin', async (route) => {
+      const response = await route.fetch();
+      const body = Buffer.from(await response.body());
+      body[body.length - 1] ^= 1;
+      await route.fulfill({ response, body });
+    });
+    await page.goto(url + '#computer&level=3&color=white');
+    const s = await until(page, "the computer's first move", (n) => n.screen === 'game' && n.my_turn, 60);
+    if (s.moves.length !== 2) throw new Error(`the computer played ${s.moves}`);
+    const evaluation = await (await searchWorker(page)).evaluate(() => self.reversiEvaluation);
+    if (!/^linear: pattern_weights.bin could not be fetched/.test(evaluation)) {
+      throw new Error(`the worker evaluates with: ${evaluation}`);
+    }
+    console.log(`  ${evaluation}; the computer played ${s.moves}`);
     await context.close();
   },
 

@@ -7,11 +7,14 @@
 //! Natively this binary only says where the browser build comes from.
 
 #[cfg(target_arch = "wasm32")]
+mod bench;
+#[cfg(target_arch = "wasm32")]
 mod page;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     if reversi::platform::web::serve_searches() {
+        bench::offer();
         return;
     }
     page::start();

@@ -68,26 +68,6 @@ fn say(text: &str) {
     }
 }
 
-/// `window.reversiBench(depth)`: the midgame search `reversi bench` times
-/// (the same positions, the same depth), run here on the page, as JSON
-/// `{"nodes": N, "ms": T}`: how fast the search is in this browser.
-fn offer_benchmark() {
-    use wasm_bindgen::closure::Closure;
-    let bench = Closure::<dyn Fn(u32) -> String>::new(|depth: u32| {
-        let positions = reversi::search::benchmark::midgame_positions();
-        let started = reversi::platform::Instant::now();
-        let nodes =
-            reversi::search::benchmark::search_midgame_positions(&positions, depth.min(12), 1);
-        let ms = started.elapsed().as_secs_f64() * 1000.0;
-        serde_json::json!({ "nodes": nodes, "ms": ms }).to_string()
-    });
-    if let Some(window) = web_sys::window() {
-        let _ = js_sys::Reflect::set(&window, &"reversiBench".into(), bench.as_ref());
-    }
-    // Lives as long as the page.
-    bench.forget();
-}
-
 /// Creates the canvas's WebGL 2 context before eframe asks for it, without
 /// the multisampling and depth buffer a context has by default: egui
 /// smooths its own edges and draws no depth, and on a machine without a
@@ -126,7 +106,6 @@ fn show_bundle_name() {
 /// Starts the app in the page's canvas.
 pub fn start() {
     eframe::WebLogger::init(log::LevelFilter::Info).ok();
-    offer_benchmark();
     show_bundle_name();
     wasm_bindgen_futures::spawn_local(async {
         let Some(canvas) =
