@@ -196,7 +196,7 @@ fn run(data: &Path, dir: &Path, every: usize) -> Result<(), String> {
         kept: [[0; 61]; 3],
     };
     let mut record = |source: usize, game: Result<ArchivedGame, GameError>, name: &str| {
-        let sampled = counts.games[source] % every == 0;
+        let sampled = counts.games[source].is_multiple_of(every);
         let game = match game {
             Ok(game) => game,
             Err(e) => {

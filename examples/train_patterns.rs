@@ -16,8 +16,15 @@
 //! 2. Fit: for each phase (two empties), the distinct pattern weights and
 //!    the scalar weights minimise the squared error over the positions
 //!    within two empties of the phase, plus a ridge penalty (`--lambda`)
-//!    that pulls rarely seen configurations towards zero: conjugate
-//!    gradients on the normal equations, preconditioned by their diagonal.
+//!    that pulls rarely seen configurations towards zero (with `--smooth`,
+//!    towards the weights of the phase with two empties fewer, fitted
+//!    just before: weights that change smoothly from phase to phase):
+//!    conjugate gradients on the normal equations, preconditioned by their
+//!    diagonal. Exact labels beyond `--exact` empties (the theoretical
+//!    scores of real games, `real_positions.rs`) join their phase's fit.
+//!    After the fit, the WTHOR test set (`--wthor DIR`, by default
+//!    `../shared/data/wthor` when it is there) measures the new weights,
+//!    the shipped ones and the linear evaluation.
 //! 3. Bootstrap: the positions of the next `--step` empties are labelled by
 //!    a `--depth`-ply search that evaluates with the weights fitted so far
 //!    (a child process, so each band searches with its own weights), then
@@ -69,6 +76,7 @@ struct Args {
     threads: usize,
     until: u32,
     wthor: Option<PathBuf>,
+    smooth: bool,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -83,6 +91,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         until: 60,
         wthor: Some(PathBuf::from("../shared/data/wthor")).filter(|p| p.is_dir()),
+        smooth: false,
     };
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -97,6 +106,10 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--threads" => args.threads = number(value()?)?.clamp(1, 256) as usize,
             "--until" => args.until = number(value()?)?.clamp(4, 60) as u32,
             "--wthor" => args.wthor = Some(PathBuf::from(value()?)),
+            "--smooth" => {
+                args.smooth = true;
+                continue;
+            }
             "--lambda" => {
                 args.lambda = value()?
                     .parse()
@@ -503,8 +516,11 @@ impl Fit {
     }
 }
 
-/// Ridge regression by preconditioned conjugate gradients.
-fn fit(samples: &[&Sample], lambda: f64, iterations: usize) -> Fit {
+/// Ridge regression by preconditioned conjugate gradients. The penalty
+/// pulls each weight towards `prior` (a neighbouring phase's fit, so the
+/// weights change smoothly from phase to phase and a configuration rare
+/// in this phase keeps its neighbour's value), or towards zero without.
+fn fit(samples: &[&Sample], lambda: f64, iterations: usize, prior: Option<&Fit>) -> Fit {
     let n = compact_size();
     let dim = n + SCALARS;
     // Column values: how often a board reads a pattern entry, the
@@ -547,6 +563,11 @@ fn fit(samples: &[&Sample], lambda: f64, iterations: usize) -> Fit {
         for (k, &v) in s.scalars.iter().enumerate() {
             b[n + k] += y * f64::from(v);
             diagonal[n + k] += f64::from(v) * f64::from(v);
+        }
+    }
+    if let Some(prior) = prior {
+        for (b, &w) in b.iter_mut().zip(&prior.patterns) {
+            *b += lambda * f64::from(w);
         }
     }
     let precondition: Vec<f64> = diagonal
@@ -608,10 +629,31 @@ fn window(phase: usize) -> std::ops::RangeInclusive<u32> {
 /// Fits every phase with labelled positions of its own (empties ≤
 /// `labelled_to`) that has no fit yet.
 fn fit_phases(args: &Args, samples: &[Sample], labelled_to: u32, fits: &mut [Option<Fit>]) {
-    let next = AtomicUsize::new(0);
     let todo: Vec<usize> = (0..PHASES)
         .filter(|&p| fits[p].is_none() && 2 * p as u32 <= labelled_to)
         .collect();
+    let train = |phase: usize| -> Vec<&Sample> {
+        let range = window(phase);
+        samples
+            .iter()
+            .filter(|s| !s.held_out && range.contains(&s.empties))
+            .collect()
+    };
+    if args.smooth {
+        // In order, each phase pulled towards the one with two empties
+        // fewer, fitted just before it.
+        for phase in todo {
+            let prior = phase.checked_sub(1).and_then(|p| fits[p].clone());
+            fits[phase] = Some(fit(
+                &train(phase),
+                args.lambda,
+                args.iterations,
+                prior.as_ref(),
+            ));
+        }
+        return;
+    }
+    let next = AtomicUsize::new(0);
     let results: Vec<(usize, Fit)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..args.threads)
             .map(|_| {
@@ -620,12 +662,10 @@ fn fit_phases(args: &Args, samples: &[Sample], labelled_to: u32, fits: &mut [Opt
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&phase) = todo.get(k) else { break };
-                        let range = window(phase);
-                        let train: Vec<&Sample> = samples
-                            .iter()
-                            .filter(|s| !s.held_out && range.contains(&s.empties))
-                            .collect();
-                        out.push((phase, fit(&train, args.lambda, args.iterations)));
+                        out.push((
+                            phase,
+                            fit(&train(phase), args.lambda, args.iterations, None),
+                        ));
                     }
                     out
                 })

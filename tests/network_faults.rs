@@ -18,7 +18,7 @@ use reversi::match_log::record::{Body, MoveBody, PROTOCOL_VERSION, Record, Recor
 use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::net::driver::{Action, Driver, DriverConfig, DriverError, Mover, evidence_dir};
 use reversi::net::room_code::Invitation;
-use reversi::net::session::{Event, HostTerms, Output, Session};
+use reversi::net::session::{Event, HaltReason, HostTerms, Output, Session};
 use reversi::net::transport::{IceServers, Transport, TransportEvent};
 use reversi::net::wire::WireMessage;
 use reversi::random_player::SplitMix64;
@@ -529,7 +529,13 @@ async fn an_adversarial_peer_is_rejected_reason_by_reason_and_the_honest_side_ho
         "{rejected:?}"
     );
     match result {
-        Err(DriverError::Halted(reason)) => assert!(reason.contains("equivocation"), "{reason}"),
+        Err(DriverError::Halted(reason)) => {
+            assert!(
+                matches!(reason, HaltReason::Equivocation { .. }),
+                "{reason:?}"
+            );
+            assert!(reason.to_string().contains("equivocation"), "{reason}");
+        }
         other => panic!("expected a halt on equivocation, got {other:?}"),
     }
     assert_eq!(

@@ -20,7 +20,7 @@ use futures::FutureExt as _;
 use crate::data_dir::DataDir;
 use crate::engine::{Color, Outcome, Position, Square};
 use crate::match_log::rules_proposal::RulesProposal;
-use crate::net::driver::{Action, Driver, DriverConfig, Mover};
+use crate::net::driver::{Action, Driver, DriverConfig, DriverError, Mover};
 use crate::net::game_setup;
 use crate::net::game_store::GameStore;
 use crate::net::link::LinkStatus;
@@ -366,10 +366,15 @@ fn run(
             server.shutdown_handle().shutdown();
         }
         // A proposal nobody accepted is no game.
-        if matches!(&result, Err(e) if e.contains(crate::net::session::REMATCH_DECLINED)) {
+        if matches!(
+            &result,
+            Err(PlayStop::Driver(DriverError::Halted(
+                crate::net::session::HaltReason::RematchDeclined
+            )))
+        ) {
             crate::net::rematch::discard(&log_file);
         }
-        result
+        result.map_err(|e| e.to_string())
     })
 }
 
@@ -408,7 +413,7 @@ async fn play(
     stopped: futures::channel::oneshot::Receiver<()>,
     shared: Arc<Mutex<NetSnapshot>>,
     wake: Arc<dyn Fn() + Send + Sync>,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, PlayStop> {
     let Prepared {
         session,
         store,
@@ -529,9 +534,20 @@ async fn play(
     let mut run = std::pin::pin!(run);
     let mut stopped = stopped.fuse();
     futures::select! {
-    result = run => result.map_err(|e| e.to_string()),
-    _ = stopped => Err("the window left the game".to_string()),
+    result = run => result.map_err(PlayStop::Driver),
+    _ = stopped => Err(PlayStop::WindowLeft),
     }
+}
+
+/// Why a game in the window stopped without an outcome.
+#[derive(Debug, thiserror::Error)]
+enum PlayStop {
+    /// The driver stopped (a halt, a lost connection, a log not written).
+    #[error(transparent)]
+    Driver(DriverError),
+    /// The window closed the game (the player went home, or quit).
+    #[error("the window left the game")]
+    WindowLeft,
 }
 
 /// Sets a game up in the browser (the page's storage, and the signaling
@@ -651,7 +667,9 @@ async fn run_web(
         first_peer_timeout,
         ice: settings.ice.clone(),
     };
-    play(game, actions, stopped, shared, wake).await
+    play(game, actions, stopped, shared, wake)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// The code spectators follow a game with (natively; the browser has no

@@ -123,9 +123,13 @@ pub enum CliError {
     /// A record does not verify.
     #[error(transparent)]
     Verify(crate::match_log::VerifyError),
-    /// A networked game could not start or did not end normally.
+    /// A networked game could not start.
     #[error("{0}")]
     Network(String),
+    /// A networked game did not end normally (halted, disconnected, its
+    /// log not written).
+    #[error(transparent)]
+    Game(#[from] crate::net::driver::DriverError),
     /// The register of signed records refuses, or cannot be used.
     #[error(transparent)]
     Register(#[from] crate::net::signing_register::RegisterError),

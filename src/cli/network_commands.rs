@@ -18,14 +18,14 @@ use crate::data_dir::DataDir;
 use crate::engine::{Color, Outcome, parse_transcript};
 use crate::match_log::log_file::{LogWriter, read_log};
 use crate::match_log::rules_proposal::RulesProposal;
-use crate::net::driver::{Action, Driver, DriverConfig, Mover};
+use crate::net::driver::{Action, Driver, DriverConfig, DriverError, Mover};
 use crate::net::embedded_server::{restart_embedded, start_embedded};
 use crate::net::game_setup;
 use crate::net::link::LinkStatus;
 use crate::net::room_code::RoomCode;
 pub use crate::net::room_file::RoomFile;
 use crate::net::server_url::ServerUrl;
-use crate::net::session::{ColorQuestion, Event, HostTerms, REMATCH_DECLINED, Session};
+use crate::net::session::{ColorQuestion, Event, HaltReason, HostTerms, Session};
 use crate::net::transport::IceServers;
 
 fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -370,11 +370,11 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
         }
         match result {
             Ok(text) => Ok(format!("{text}log: {}\n", log.display())),
-            Err(CliError::Network(e)) if e.contains(REMATCH_DECLINED) && args.wait => {
+            Err(CliError::Game(DriverError::Halted(HaltReason::RematchDeclined))) if args.wait => {
                 crate::net::rematch::discard(&log);
                 Ok("you declined the rematch\n".to_string())
             }
-            Err(CliError::Network(e)) if e.contains(REMATCH_DECLINED) => {
+            Err(CliError::Game(DriverError::Halted(HaltReason::RematchDeclined))) => {
                 crate::net::rematch::discard(&log);
                 Err(CliError::Network(
                     "the opponent declined the rematch".to_string(),
@@ -531,10 +531,7 @@ async fn play(
         Event::RematchOffered => eprintln!("the opponent proposes a rematch"),
         Event::Recorded { .. } | Event::Acknowledged(_) => {}
     };
-    let outcome: Outcome = driver
-        .run(mover.as_mut(), &mut report)
-        .await
-        .map_err(|e| CliError::Network(e.to_string()))?;
+    let outcome: Outcome = driver.run(mover.as_mut(), &mut report).await?;
     if !driver.delivered() {
         eprintln!(
             "the opponent has not confirmed your last move: they get it when you both run `reversi resume` on this game's log"

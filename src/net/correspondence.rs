@@ -17,7 +17,7 @@ use super::driver::save_evidence;
 use super::mailbox::{Mailbox, MailboxError, Posted};
 use super::room_file::RoomFile;
 use super::server_url::ServerUrl;
-use super::session::{ColorQuestion, Event, Output, ResumeError, Session};
+use super::session::{ColorQuestion, Event, HaltReason, Output, ResumeError, Session};
 use super::signing_register::{RegisterError, SharedRegister, game_of};
 use crate::engine::Color;
 use crate::match_log::invite::AcceptProof;
@@ -108,7 +108,7 @@ pub struct Visit {
     /// bytes are saved as evidence beside the log).
     pub refused: Vec<String>,
     /// Why the game halted, if it did during the visit.
-    pub halted: Option<String>,
+    pub halted: Option<HaltReason>,
     /// What the user should know, in order.
     pub events: Vec<Event>,
 }
@@ -677,7 +677,8 @@ pub async fn refresh_all(
                     visit
                         .refused
                         .iter()
-                        .chain(&visit.halted)
+                        .cloned()
+                        .chain(visit.halted.as_ref().map(HaltReason::to_string))
                         .map(|r| format!("{}: {r}", path.display())),
                 ),
                 // A LAN game's embedded server keeps no mailbox.

@@ -13,7 +13,7 @@ use matchbox_socket::PeerId;
 
 use super::game_store::{GameStore, LogFileStore, StoreError};
 use super::link::{GiveUp, LinkPolicy, LinkStatus};
-use super::session::{Event, Output, Session};
+use super::session::{Event, HaltReason, Output, Session};
 use super::transport::{Connection, IceServers, Network, Route, TransportEvent, WebRtc};
 use crate::engine::{Color, Outcome, Square};
 use crate::match_log::Seat;
@@ -90,7 +90,7 @@ pub enum DriverError {
     Log(#[from] StoreError),
     /// The game halted (the logs disagree, or the peer is not the opponent).
     #[error("game halted: {0}")]
-    Halted(String),
+    Halted(HaltReason),
     /// The peer never appeared.
     #[error("nobody joined the room within {} s: is the code right and is the host still waiting? (A game the host left in the mailbox with --detach is accepted with `reversi join CODE --detach`.)", .0.as_secs())]
     NoPeer(Duration),
@@ -339,7 +339,7 @@ impl Driver {
         loop {
             self.notify_observer();
             if let Some(reason) = self.session.halted() {
-                let reason = reason.to_string();
+                let reason = reason.clone();
                 self.say_parting_words().await;
                 return Err(DriverError::Halted(reason));
             }
@@ -815,6 +815,10 @@ impl Driver {
                 Output::Event(event) => on_event(&event),
                 Output::Disconnect(reason) => {
                     self.lose_connection();
+                    // A halt closes the connection too: the halt says why.
+                    if let Some(halt) = self.session.halted() {
+                        return Err(DriverError::Halted(halt.clone()));
+                    }
                     return Err(DriverError::Disconnected(reason));
                 }
             }

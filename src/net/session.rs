@@ -116,9 +116,9 @@ pub enum Event {
     PeerRejected(String),
     /// The game ended.
     Ended(Outcome),
-    /// The game cannot go on: the logs disagree, or the peer is not who the
-    /// game names. Evidence has been saved.
-    Halted(String),
+    /// The game cannot go on: the logs disagree, a rematch was declined,
+    /// or this side may not sign. Evidence has been saved.
+    Halted(HaltReason),
     /// The peer has verified and logged this many records.
     Acknowledged(u32),
     /// A move this side asked for could not be played (illegal, not its turn).
@@ -203,8 +203,36 @@ pub struct RematchOf {
     pub deadline_secs: u32,
 }
 
-/// The reason a declined rematch halts the session with.
-pub const REMATCH_DECLINED: &str = "the rematch was declined";
+/// Why a game cannot go on. Shown to the player as text; the front-ends
+/// match the variant (a declined rematch is no game: its log is dropped).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HaltReason {
+    /// The rematch this game was to be was declined, by either side.
+    #[error("the rematch was declined")]
+    RematchDeclined,
+    /// One player signed two different records for one place in the log;
+    /// the proof is saved with the evidence.
+    #[error(
+        "the logs diverge at record {seq}: the {seat} signed two different records for it (equivocation; proof saved)"
+    )]
+    Equivocation {
+        /// The record's sequence number.
+        seq: u32,
+        /// Who signed both.
+        seat: Seat,
+    },
+    /// The peer's log and ours disagree (evidence saved): what differs.
+    #[error("the logs diverge: {0}")]
+    Diverged(String),
+    /// This side's register refused to sign what the setup needed, so the
+    /// game cannot go on from this log.
+    #[error(transparent)]
+    RefusedToSign(RegisterError),
+    /// A step of the setup (the coin, the colour choices) could not be
+    /// written.
+    #[error("cannot continue the setup: {0}")]
+    Setup(Box<ActionError>),
+}
 
 /// The peer on the current connection.
 #[derive(Debug, Clone)]
@@ -228,7 +256,7 @@ pub struct Session {
     /// which it does only once it has our hello.
     peer_has_our_hello: bool,
     strikes: u32,
-    halted: Option<String>,
+    halted: Option<HaltReason>,
     peer_acked: u32,
     /// A rematch being proposed (host) or offered (guest).
     rematch: Option<RematchOf>,
@@ -452,17 +480,17 @@ impl Session {
         if !self.rematch_offered() {
             return Err(ActionError::NotPlaying);
         }
-        self.halted = Some(REMATCH_DECLINED.to_string());
+        self.halted = Some(HaltReason::RematchDeclined);
         Ok(vec![
             message(&WireMessage::DeclineRematch),
-            Output::Event(Event::Halted(REMATCH_DECLINED.to_string())),
+            Output::Event(Event::Halted(HaltReason::RematchDeclined)),
         ])
     }
 
     /// What to repeat to the peer for a moment after halting, so that it
     /// arrives: the refusal of a rematch this side declined.
     pub fn parting_message(&self) -> Option<Vec<u8>> {
-        (self.me == Seat::Guest && self.halted.as_deref() == Some(REMATCH_DECLINED))
+        (self.me == Seat::Guest && self.halted == Some(HaltReason::RematchDeclined))
             .then(|| WireMessage::DeclineRematch.encode())
     }
 
@@ -640,8 +668,8 @@ impl Session {
     }
 
     /// Why the game halted, if it did.
-    pub fn halted(&self) -> Option<&str> {
-        self.halted.as_deref()
+    pub fn halted(&self) -> Option<&HaltReason> {
+        self.halted.as_ref()
     }
 
     /// Records the peer has acknowledged.
@@ -771,10 +799,10 @@ impl Session {
                         v.phase() == Phase::AwaitAccept && v.previous_game().is_some()
                     });
                 if proposing {
-                    self.halted = Some(REMATCH_DECLINED.to_string());
+                    self.halted = Some(HaltReason::RematchDeclined);
                     vec![
-                        Output::Event(Event::Halted(REMATCH_DECLINED.to_string())),
-                        Output::Disconnect(REMATCH_DECLINED.to_string()),
+                        Output::Event(Event::Halted(HaltReason::RematchDeclined)),
+                        Output::Disconnect(HaltReason::RematchDeclined.to_string()),
                     ]
                 } else {
                     self.reject(
@@ -806,11 +834,13 @@ impl Session {
         out
     }
 
-    fn halt(&mut self, reason: String, evidence: Vec<Output>) -> Vec<Output> {
+    fn halt(&mut self, reason: HaltReason, evidence: Vec<Output>) -> Vec<Output> {
         self.halted = Some(reason.clone());
         let mut out = evidence;
         out.push(Output::Event(Event::Halted(reason.clone())));
-        out.push(message(&WireMessage::Reject { reason }));
+        out.push(message(&WireMessage::Reject {
+            reason: reason.to_string(),
+        }));
         out
     }
 
@@ -913,15 +943,15 @@ impl Session {
         if theirs <= ours {
             let agrees = theirs == 0 || self.records[theirs - 1].hash() == hello.head;
             if !agrees {
-                let reason = format!(
-                    "the logs diverge: the peer's record {} is not ours (their head {}, ours {})",
+                let reason = HaltReason::Diverged(format!(
+                    "the peer's record {} is not ours (their head {}, ours {})",
                     theirs - 1,
                     crate::match_log::record::hex(&hello.head),
                     crate::match_log::record::hex(&self.records[theirs - 1].hash())
-                );
+                ));
                 let evidence = vec![Output::Evidence {
                     bytes: bytes.to_vec(),
-                    reason: reason.clone(),
+                    reason: reason.to_string(),
                 }];
                 return self.halt(reason, evidence);
             }
@@ -1094,25 +1124,25 @@ impl Session {
         let line = |r: &Record| crate::match_log::log_file::record_line(r);
         let (reason, evidence) = match proof {
             Some(proof) => (
-                format!(
-                    "the logs diverge at record {seq}: the {} signed two different records for it (equivocation; proof saved)",
-                    proof.seat
-                ),
+                HaltReason::Equivocation {
+                    seq: seq as u32,
+                    seat: proof.seat,
+                },
                 format!("{}{}", line(&proof.first), line(&proof.second)),
             ),
             None => (
-                format!("the logs diverge at record {seq}: the peer's copy differs from ours"),
+                HaltReason::Diverged(format!("at record {seq} the peer's copy differs from ours")),
                 format!("{}{}", line(ours), line(&record)),
             ),
         };
         let evidence = vec![
             Output::Evidence {
                 bytes: evidence.into_bytes(),
-                reason: reason.clone(),
+                reason: reason.to_string(),
             },
             Output::Evidence {
                 bytes: bytes.to_vec(),
-                reason: reason.clone(),
+                reason: reason.to_string(),
             },
         ];
         self.halt(reason, evidence)
@@ -1329,9 +1359,7 @@ impl Session {
                     break;
                 }
                 Err(e) => {
-                    out.push(Output::Event(Event::Halted(format!(
-                        "cannot continue the setup: {e}"
-                    ))));
+                    out.push(Output::Event(Event::Halted(HaltReason::Setup(Box::new(e)))));
                     break;
                 }
             }
@@ -1342,7 +1370,7 @@ impl Session {
     /// Halts: the register refused what the setup needed signed, so the
     /// game cannot go on from this log.
     fn refused_to_sign(&mut self, error: RegisterError) -> Vec<Output> {
-        let reason = error.to_string();
+        let reason = HaltReason::RefusedToSign(error);
         self.halted = Some(reason.clone());
         vec![Output::Event(Event::Halted(reason))]
     }

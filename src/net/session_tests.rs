@@ -345,7 +345,12 @@ fn an_equivocating_record_halts_the_game_with_a_proof() {
         Output::Event(Event::Halted(r)) => Some(r.clone()),
         _ => None,
     });
-    assert!(halted.unwrap().contains("equivocation"));
+    let halted = halted.unwrap();
+    assert!(
+        matches!(halted, HaltReason::Equivocation { .. }),
+        "{halted:?}"
+    );
+    assert!(halted.to_string().contains("equivocation"));
     let proof = outputs.iter().find_map(|o| match o {
         Output::Evidence { bytes, .. } if bytes.starts_with(b"{\"record\"") => Some(bytes.clone()),
         _ => None,
@@ -929,8 +934,8 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
     let outputs = guest.decline_rematch().unwrap();
     assert!(guest.parting_message().is_some());
     let (_, host_events) = pump(&mut guest, &mut host, outputs, vec![]);
-    assert!(host_events.contains(&Event::Halted(REMATCH_DECLINED.to_string())));
-    assert_eq!(host.halted(), Some(REMATCH_DECLINED));
+    assert!(host_events.contains(&Event::Halted(HaltReason::RematchDeclined)));
+    assert_eq!(host.halted(), Some(&HaltReason::RematchDeclined));
     // A proposal that names another game is refused; so is a stranger.
     let (mut host, mut guest) = offer(host_id.clone(), guest_id.clone(), [8; 32]);
     let (_, guest_events) = connect(&mut host, &mut guest);
@@ -1017,9 +1022,10 @@ fn a_refused_setup_step_halts_instead_of_signing() {
     guest.set_register(std::sync::Arc::new(Refusing));
     let (_, guest_events) = connect(&mut host, &mut guest);
     assert!(
-        guest_events
-            .iter()
-            .any(|e| matches!(e, Event::Halted(reason) if reason.contains("refusing record 1"))),
+        guest_events.iter().any(
+            |e| matches!(e, Event::Halted(reason @ HaltReason::RefusedToSign(_))
+                if reason.to_string().contains("refusing record 1"))
+        ),
         "{guest_events:?}"
     );
     assert_eq!(guest.records().len(), 1, "only the host's genesis is held");
