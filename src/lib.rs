@@ -1,4 +1,22 @@
-#![doc = include_str!("../README.md")]
+//! Reversi played peer to peer: two players' programs meet through a
+//! signaling server, play over a direct WebRTC channel, and sign every move
+//! into a hash-chained log that anyone can audit.
+//!
+//! A map of this crate, bottom up (`ARCHITECTURE.md` at the repository's
+//! root says more: the invariants each layer keeps and where to start for
+//! common changes; `README.md` is the player's and the operator's guide):
+//!
+//! - [`engine`] and [`match_log`] (from `reversi-core`): the pure rules
+//!   engine, and the signed records, their verification and audit.
+//! - [`search`]: the computer player's search and evaluation, pure too;
+//!   [`bot`], [`analysis`], [`thinking`] and [`nboard`] build on it.
+//! - [`platform`]: what differs between the desktop and the browser (the
+//!   clock, tasks, where a search runs).
+//! - [`net`]: a game over the network: the session (a state machine that
+//!   checks records and knows no transport), the driver that runs it over
+//!   WebRTC, the mailbox and the signaling server's other services.
+//! - [`app`] (the egui window, native and in the browser) and `cli` (the
+//!   `reversi` commands): the front-ends, which never import each other.
 #![forbid(unsafe_code)]
 
 pub mod analysis;

@@ -6,7 +6,7 @@
 //!
 //! Setting a game up differs (natively a data directory, log files and
 //! the embedded server; in the browser the page's storage and the server
-//! the page came from); playing it is the same code ([`play`]).
+//! the page came from); playing it is the same code (`play`).
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::net::SocketAddr;

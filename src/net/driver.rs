@@ -1,4 +1,4 @@
-//! Runs a [`Session`] over the WebRTC [`Transport`]: persists every record
+//! Runs a [`Session`] over the WebRTC [`Transport`](super::transport::Transport): persists every record
 //! before sending it, saves evidence, keeps the connection alive with
 //! heartbeats and reconnects with backoff when it drops (the policy is
 //! [`LinkPolicy`]), claims the win when the opponent's deadline passes,

@@ -276,7 +276,7 @@ pub struct Session {
 
 /// Whether `record` is a genesis the holder of `invitation` may take from
 /// the mailbox: signed by the host the code names and, for an open game,
-/// made with the code (see [`check_relayed_genesis`]); the reason if not.
+/// made with the code (see `check_relayed_genesis`); the reason if not.
 pub fn genesis_fits_code(record: &Record, invitation: &Invitation) -> Result<(), String> {
     let verifier = MatchVerifier::start(record).map_err(|e| e.to_string())?;
     let host = verifier.player(Seat::Host).map(|p| p.key);

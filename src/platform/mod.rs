@@ -7,7 +7,7 @@
 //! refuses std's clock, std's threads and blocking sleeps in that code.
 //!
 //! Searches: natively on a background thread at a lower priority; in the
-//! browser, which has one thread per page, in a Web Worker ([`web`]).
+//! browser, which has one thread per page, in a Web Worker (`web`, in the browser build).
 
 use std::sync::mpsc;
 

@@ -3,7 +3,7 @@
 //! Layers, from the leaves up:
 //! - one empty square: count the flips (by table lookup on a board without
 //!   walls, see [`last_flips`](super::last_flips)), no move generation;
-//! - two to [`FEW`] empties: the empty squares listed once, those in
+//! - two to `FEW` empties: the empty squares listed once, those in
 //!   quadrants with an odd number of empties first (parity), and tried in
 //!   that order, with two empties written out;
 //! - up to [`SMALL`] empties: plain alpha-beta over the empty squares, odd

@@ -96,7 +96,7 @@ pub(crate) const DIRECTIONS: [(i8, i8); 8] = [
 ];
 
 /// Moves every square of `bits` one step in `dir` (an index into
-/// [`DIRECTIONS`]) on the torus: columns and rows wrap around.
+/// `DIRECTIONS`) on the torus: columns and rows wrap around.
 #[inline(always)]
 pub fn torus_shift(bits: u64, dir: usize) -> u64 {
     let (dc, dr) = DIRECTIONS[dir];
