@@ -3,7 +3,7 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use support::TempDir;
@@ -11,7 +11,7 @@ use support::TempDir;
 const FINISHED: &str = "tests/data/nboard/finished_game.ggf";
 
 fn reversi(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
         .args(args)
         .env("REVERSI_HOME", home)
         .output()

@@ -5,14 +5,14 @@ mod support;
 use support::TempDir;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use reversi::match_log::log_file::write_log;
 use serde_json::Value;
 use support::logs::{equivocating_fork, finished_game};
 
 fn reversi(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
         .args(args)
         .env("REVERSI_HOME", home)
         .output()

@@ -1,11 +1,13 @@
 //! The `reversi` binary's commands, run as a user runs them.
 
-use std::process::{Command, Output};
+mod support;
+
+use std::process::Output;
 
 use serde_json::Value;
 
 fn reversi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
         .args(args)
         .output()
         .expect("the binary runs")

@@ -27,7 +27,7 @@ const GAMES: usize = 20;
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn reversi() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
 }
 
 /// One live game: its two programs and their logs.

@@ -15,7 +15,7 @@ use support::postgres::Postgres;
 use support::{KillOnDrop, TempDir};
 
 fn reversi() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
 }
 
 use support::player::Player;

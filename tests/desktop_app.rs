@@ -66,7 +66,7 @@ fn mailbox_server(
 
 /// `reversi --data-dir DIR/DATA ARGS`, which must succeed: its stdout.
 fn reversi_cli(dir: &TempDir, data: &str, args: &[&str]) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let out = support::reversi()
         .arg("--data-dir")
         .arg(dir.path(data))
         .args(args)
@@ -347,7 +347,7 @@ fn open_in_viewer(harness: &mut Harness<'_, ReversiApp>, path: &std::path::Path)
 fn the_log_viewer_steps_through_a_selfplay_game() {
     let dir = TempDir::new("viewer");
     let log = dir.0.join("game.log");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let status = support::reversi()
         .args([
             "--data-dir",
             dir.0.to_str().unwrap(),
@@ -460,7 +460,7 @@ fn a_damaged_log_dropped_on_the_viewer_shows_the_audit_error() {
     let dir = TempDir::new("viewer-drop");
     let log = dir.0.join("game.log");
     let reversi = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        support::reversi()
             .arg("--data-dir")
             .arg(&dir.0)
             .args(args)
@@ -956,7 +956,7 @@ fn your_games_and_the_command_line_use_the_log_named_with_log() {
         );
         assert_eq!(read_log(&g_log).unwrap().records.len(), before + 1);
     }
-    let audit = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let audit = support::reversi()
         .arg("audit")
         .arg(&g_log)
         .output()

@@ -279,11 +279,7 @@ fn replayed_reordered_and_withheld_records_change_nothing_and_the_game_goes_on()
 
 /// `reversi audit LOG`: whether it passed, and what it said.
 fn player_audit(log: &std::path::Path) -> (bool, String) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .arg("audit")
-        .arg(log)
-        .output()
-        .unwrap();
+    let output = support::reversi().arg("audit").arg(log).output().unwrap();
     (
         output.status.success(),
         String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -7,12 +7,12 @@ mod support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use support::TempDir;
 
 fn reversi(data: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
         .arg("--data-dir")
         .arg(data)
         .args(args)

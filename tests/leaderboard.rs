@@ -8,7 +8,7 @@
 mod support;
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use reversi::data_dir::DataDir;
 use reversi::match_log::Identity;
@@ -21,7 +21,7 @@ use support::postgres::Postgres;
 use support::signaling_server::Server;
 
 fn reversi(data_dir: &PathBuf, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
         .arg("--data-dir")
         .arg(data_dir)
         .args(args)

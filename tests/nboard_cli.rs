@@ -2,8 +2,10 @@
 //! the GGF of a finished game (`tests/data/nboard/finished_game.ggf`,
 //! exported from a self-played log).
 
+mod support;
+
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -27,7 +29,7 @@ impl Engine {
     }
 
     fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        let mut child = support::reversi()
             .arg("nboard")
             .args(args)
             .stdin(Stdio::piped())
@@ -286,7 +288,7 @@ fn the_engine_takes_a_weights_file_and_refuses_a_damaged_one_with_the_reason() {
     let good_path = dir.join("good.bin");
     std::fs::write(&good_path, &shipped).unwrap();
 
-    let refused = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let refused = support::reversi()
         .args(["nboard", "--eval"])
         .arg(&damaged_path)
         .stdin(Stdio::null())
@@ -375,7 +377,7 @@ fn a_level_plays_as_the_computer_player_and_bad_settings_are_refused() {
         ("--move-time", "soon", "expected seconds"),
         ("--level", "11", "11 is not in 1..=10"),
     ] {
-        let refused = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        let refused = support::reversi()
             .args(["nboard", flag, value])
             .stdin(Stdio::null())
             .output()

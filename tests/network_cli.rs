@@ -22,7 +22,7 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 }
 
 fn reversi() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
 }
 
 /// `reversi host` on loopback, with its data and log in `dir`.

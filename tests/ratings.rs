@@ -4,7 +4,6 @@
 mod support;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use reversi::match_log::log_file::write_log;
 use serde_json::Value;
@@ -12,7 +11,7 @@ use support::TempDir;
 use support::logs::{DAY_MS, Decided, T0, decided_game, new_game, person, play_random};
 
 fn ratings(args: &[PathBuf], json: bool) -> (bool, String, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_reversi"));
+    let mut command = support::reversi();
     command.arg("ratings").args(args);
     if json {
         command.arg("--json");

@@ -2,12 +2,12 @@
 
 mod support;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use support::TempDir;
 
 fn reversi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
         .args(args)
         .output()
         .expect("the binary runs")

@@ -5,7 +5,7 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use reversi_signaling::web_assets::{CHECKSUMS, bundle_sha256, checksums};
 use support::signaling_server::Server;
@@ -29,7 +29,7 @@ fn write_bundle(dir: &Path, wasm: &[u8]) {
 }
 
 fn verify_page(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi()
         .arg("verify-page")
         .args(args)
         .output()

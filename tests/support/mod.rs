@@ -14,6 +14,12 @@ pub mod signaling_server;
 use reversi::cli::rule_args::RuleArgs;
 use reversi::{Rules, Square};
 
+/// The `reversi` program of this build, to add arguments to: the one way
+/// the tests run it.
+pub fn reversi() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+}
+
 /// Parses rule flags as the command line does, e.g. `--rules torus --walls a1`.
 pub fn rules_from_flags(flags: &str) -> Rules {
     use clap::Parser;

@@ -56,7 +56,7 @@ impl Player {
 
     /// `reversi --data-dir DIR ARGS`, to run (or start beside others).
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_reversi"));
+        let mut command = super::reversi();
         command
             .arg("--data-dir")
             .arg(&self.dir)
