@@ -18,8 +18,9 @@
 //!
 //! `--data` holds `wthor/*.wtb` and `logistello/logbook.gam.gz` (see the
 //! README, *Real games*). The WTHOR test set (every tenth game of each
-//! tournament file, `examples/wthor_accuracy.rs`) is left out entirely, so
-//! no fit sees it. A game that does not read is named and skipped. A
+//! tournament file, `examples/wthor_accuracy.rs`) is left out entirely, and
+//! so is its position at 24 empties when another game reaches it (in any
+//! orientation), so no fit sees it. A game that does not read is named and skipped. A
 //! position seen in an earlier game (in any orientation) is not written
 //! again; each game's new positions are written together, empties
 //! falling, as `train_patterns` expects. The file is written whole to
@@ -37,41 +38,13 @@ use reversi::engine::{Color, Position};
 #[path = "shared/data_format.rs"]
 mod data_format;
 use data_format::{EXACT, MAGIC, UNLABELLED, in_wthor_test_set};
+#[path = "shared/symmetry.rs"]
+mod symmetry;
+use symmetry::canonical;
 
 /// The sources, in the order they are read (earlier ones keep a shared
 /// position).
 const SOURCES: [&str; 3] = ["WTHOR tournaments", "PLAYOK 2023", "Logistello"];
-
-/// The board mirrored left to right.
-fn mirror(x: u64) -> u64 {
-    x.swap_bytes().reverse_bits()
-}
-
-/// The board reflected in the a1–h8 diagonal.
-fn transpose(x: u64) -> u64 {
-    let mut out = 0;
-    for i in 0..64 {
-        if x >> i & 1 == 1 {
-            out |= 1 << ((i % 8) * 8 + i / 8);
-        }
-    }
-    out
-}
-
-/// The smallest of the eight orientations of (player, opponent).
-fn canonical(player: u64, opponent: u64) -> (u64, u64) {
-    let mut best = (player, opponent);
-    let mut pair = (player, opponent);
-    for turn in 0..8 {
-        pair = if turn % 2 == 0 {
-            (mirror(pair.0), mirror(pair.1))
-        } else {
-            (transpose(pair.0), transpose(pair.1))
-        };
-        best = best.min(pair);
-    }
-    best
-}
 
 /// The side to move's discs and the other side's, if someone is to move.
 fn sides(position: &Position) -> Option<(u64, u64)> {
@@ -150,6 +123,33 @@ fn wthor_files(data: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
         .collect()
 }
 
+/// The positions of the WTHOR test set (each test game's position at its
+/// theoretical score's depth), canonical: a training game that reaches
+/// one of them must not carry it (or its score) into the fit.
+fn test_positions(files: &[(String, Vec<u8>)]) -> HashSet<(u64, u64)> {
+    let mut test = HashSet::new();
+    for (_, bytes) in files {
+        let Ok(archive) = read_wthor(bytes) else {
+            continue;
+        };
+        if archive.header().depth == 0 {
+            continue;
+        }
+        for (i, game) in archive.games().enumerate() {
+            if !in_wthor_test_set(i + 1) {
+                continue;
+            }
+            let Some((position, _)) = game.ok().and_then(|g| g.theoretical_label()) else {
+                continue;
+            };
+            if let Some((player, opponent)) = sides(&position) {
+                test.insert(canonical(player, opponent));
+            }
+        }
+    }
+    test
+}
+
 /// The theoretical scores of the tournament games outside the test set,
 /// by canonical position, as the side to move's disc difference (the first
 /// game to reach a position gives its score).
@@ -185,11 +185,13 @@ fn run(data: &Path, dir: &Path, every: usize) -> Result<(), String> {
     let files = wthor_files(data)?;
     let labels = theoretical_labels(&files);
     let mut labelled = 0usize;
+    // Marked as seen from the start, so never written.
+    let mut seen: HashSet<(u64, u64)> = test_positions(&files);
+    let test_count = seen.len();
     let tmp = dir.join("plane.bin.tmp");
     let file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let mut out = BufWriter::new(file);
     out.write_all(MAGIC).map_err(|e| e.to_string())?;
-    let mut seen: HashSet<(u64, u64)> = HashSet::new();
     let mut counts = Counts {
         games: [0; 3],
         skipped: [0; 3],
@@ -213,6 +215,7 @@ fn run(data: &Path, dir: &Path, every: usize) -> Result<(), String> {
                 continue;
             };
             let key = canonical(player, opponent);
+            // A test position is in `seen` from the start, so skipped here.
             let label = labels.get(&key);
             if !(sampled || label.is_some()) || !seen.insert(key) {
                 continue;
@@ -275,8 +278,8 @@ fn run(data: &Path, dir: &Path, every: usize) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
 
     println!(
-        "{} distinct positions from {games} games in {:.1?} → {}",
-        seen.len(),
+        "{} distinct positions from {games} games in {:.1?} → {} (the {test_count} test positions left out)",
+        seen.len() - test_count,
         started.elapsed(),
         dir.join("plane.bin").display()
     );

@@ -4,7 +4,7 @@
 //! federation), on the fixed test tenth of the games that no fit may use.
 //!
 //! ```text
-//! cargo run --release --example wthor_accuracy -- [DIR] [--weights FILE]
+//! cargo run --release --example wthor_accuracy -- [DIR] [--weights FILE] [--unseen-by DATA]
 //! ```
 //!
 //! `DIR` holds the `WTH_*.wtb` files (default `../shared/data/wthor`; the
@@ -17,6 +17,9 @@
 //! pattern weights, for the weights in `FILE` if given (a candidate from
 //! `train_patterns`), and for the linear evaluation. Games that do not read
 //! (an illegal move, a byte that is no square) are named and skipped.
+//! `--unseen-by DATA` leaves out the test positions that the training data
+//! file `DATA` (a `plane.bin`) holds in any orientation: another game
+//! reached them, so a fit on that file may have seen their score.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -28,6 +31,8 @@ use reversi::search::patterns::{self, PatternWeights};
 #[path = "shared/data_format.rs"]
 #[allow(dead_code)]
 mod data_format;
+#[path = "shared/symmetry.rs"]
+mod symmetry;
 #[path = "shared/wthor_test.rs"]
 mod wthor_test;
 use wthor_test::Errors;
@@ -35,9 +40,16 @@ use wthor_test::Errors;
 fn main() {
     let mut dir = PathBuf::from("../shared/data/wthor");
     let mut candidate = None;
+    let mut unseen_by = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        if arg == "--weights" {
+        if arg == "--unseen-by" {
+            let Some(path) = args.next() else {
+                eprintln!("usage: wthor_accuracy [DIR] [--weights FILE] [--unseen-by DATA]");
+                std::process::exit(2);
+            };
+            unseen_by = Some(PathBuf::from(path));
+        } else if arg == "--weights" {
             let Some(path) = args.next() else {
                 eprintln!("usage: wthor_accuracy [DIR] [--weights FILE]");
                 std::process::exit(2);
@@ -57,13 +69,23 @@ fn main() {
         }
     }
     let started = Instant::now();
-    let set = match wthor_test::load(&dir) {
+    let mut set = match wthor_test::load(&dir) {
         Ok(set) => set,
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(2);
         }
     };
+    let mut left_out = None;
+    if let Some(data) = &unseen_by {
+        match set.leave_out_seen_in(data) {
+            Ok(n) => left_out = Some((data, n)),
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(2);
+            }
+        }
+    }
     let (mut shipped, mut linear, mut tried) =
         (Errors::default(), Errors::default(), Errors::default());
     for p in &set.positions {
@@ -87,6 +109,12 @@ fn main() {
     println!(
         "test set: every tenth game, its position at 24 empties against the theoretical score"
     );
+    if let Some((data, (n, exact))) = left_out {
+        println!(
+            "  less {n} positions that {} holds ({exact} of them labelled exactly): other games reach them",
+            data.display()
+        );
+    }
     if patterns::weights().is_some() {
         println!("{}", shipped.line("shipped patterns"));
     }

@@ -5,18 +5,23 @@ const early = [];
 self.onmessage = (event) => early.push(event.data);
 // The script, the module and the evaluation's weights are taken only with
 // the bytes the page was built with (web/build.sh fills in their hashes,
-// as in index.html). The weights are not in the module: only this worker
-// evaluates, so the page's first frame never waits for them. Without them
+// as in index.html), all three fetched at once. The weights are not in the
+// module: only this worker evaluates, so the page's first frame never
+// waits for them. Without them (refused, missing, or not here within 60 s)
 // the worker searches with the linear evaluation and says why
 // (self.reversiEvaluation).
-const weights = fetch('./pattern_weights.bin', { integrity: '@SRI_PATTERN_WEIGHTS_BIN@' })
+const weights = fetch('./pattern_weights.bin', {
+  integrity: '@SRI_PATTERN_WEIGHTS_BIN@',
+  signal: AbortSignal.timeout(60000),
+})
   .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`HTTP ${r.status}`))))
   .then((buffer) => new Uint8Array(buffer))
   .catch((e) => `pattern_weights.bin could not be fetched: ${e.message}`);
+const module = fetch('./reversi_bg.wasm', { integrity: '@SRI_REVERSI_BG_WASM@' });
 const script = await fetch('./reversi.js', { integrity: '@SRI_REVERSI_JS@' }).then((r) => r.blob());
 const { default: init } = await import(URL.createObjectURL(script));
 self.reversiPatternWeights = await weights;
-await init({ module_or_path: fetch('./reversi_bg.wasm', { integrity: '@SRI_REVERSI_BG_WASM@' }) });
+await init({ module_or_path: module });
 for (const data of early) {
   self.dispatchEvent(new MessageEvent('message', { data }));
 }

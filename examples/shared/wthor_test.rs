@@ -4,12 +4,14 @@
 //! disc difference. No fit ever sees these games (`real_positions` leaves
 //! them out).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use reversi::engine::game_archive::read_wthor;
 use reversi::search::board::Board;
 
-use super::data_format::in_wthor_test_set;
+use super::data_format::{EXACT, MAGIC, RECORD, in_wthor_test_set};
+use super::symmetry::canonical;
 
 /// A test position and its exact score for the side to move.
 pub struct TestPosition {
@@ -133,4 +135,41 @@ pub fn load(dir: &Path) -> Result<TestSet, String> {
         }
     }
     Ok(set)
+}
+
+impl TestSet {
+    /// Leaves out the test positions that a training data file holds (in
+    /// any orientation): a fit on that file has seen them, and perhaps
+    /// their score. How many were left out, and how many of those the file
+    /// holds with an exact label.
+    #[allow(dead_code)]
+    pub fn leave_out_seen_in(&mut self, data: &Path) -> Result<(usize, usize), String> {
+        let bytes = std::fs::read(data).map_err(|e| format!("{}: {e}", data.display()))?;
+        if !bytes.starts_with(MAGIC) {
+            return Err(format!("{}: not a training data file", data.display()));
+        }
+        let seen: HashMap<(u64, u64), bool> = bytes[MAGIC.len()..]
+            .chunks_exact(RECORD)
+            .map(|r| {
+                let word = |at: usize| {
+                    let mut w = [0u8; 8];
+                    w.copy_from_slice(&r[at..at + 8]);
+                    u64::from_le_bytes(w)
+                };
+                (canonical(word(0), word(8)), r[18] == EXACT)
+            })
+            .collect();
+        let before = self.positions.len();
+        let mut exact = 0;
+        self.positions.retain(
+            |p| match seen.get(&canonical(p.board.player, p.board.opponent)) {
+                Some(&is_exact) => {
+                    exact += usize::from(is_exact);
+                    false
+                }
+                None => true,
+            },
+        );
+        Ok((before - self.positions.len(), exact))
+    }
 }
