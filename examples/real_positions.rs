@@ -123,11 +123,11 @@ fn wthor_files(data: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
         .collect()
 }
 
-/// The positions of the WTHOR test set (each test game's position at its
-/// theoretical score's depth), canonical: a training game that reaches
-/// one of them must not carry it (or its score) into the fit.
-fn test_positions(files: &[(String, Vec<u8>)]) -> HashSet<(u64, u64)> {
-    let mut test = HashSet::new();
+/// Each tournament game's position at its theoretical score's depth,
+/// canonical, with that score as the side to move's disc difference, and
+/// whether the game is in the test set.
+fn theoretical_positions(files: &[(String, Vec<u8>)]) -> Vec<(bool, (u64, u64), i16)> {
+    let mut out = Vec::new();
     for (_, bytes) in files {
         let Ok(archive) = read_wthor(bytes) else {
             continue;
@@ -136,58 +136,40 @@ fn test_positions(files: &[(String, Vec<u8>)]) -> HashSet<(u64, u64)> {
             continue;
         }
         for (i, game) in archive.games().enumerate() {
-            if !in_wthor_test_set(i + 1) {
-                continue;
-            }
-            let Some((position, _)) = game.ok().and_then(|g| g.theoretical_label()) else {
-                continue;
-            };
-            if let Some((player, opponent)) = sides(&position) {
-                test.insert(canonical(player, opponent));
-            }
-        }
-    }
-    test
-}
-
-/// The theoretical scores of the tournament games outside the test set,
-/// by canonical position, as the side to move's disc difference (the first
-/// game to reach a position gives its score).
-fn theoretical_labels(files: &[(String, Vec<u8>)]) -> HashMap<(u64, u64), i16> {
-    let mut labels = HashMap::new();
-    for (_, bytes) in files {
-        let Ok(archive) = read_wthor(bytes) else {
-            continue;
-        };
-        if archive.header().depth == 0 {
-            continue;
-        }
-        for (i, game) in archive.games().enumerate() {
-            if in_wthor_test_set(i + 1) {
-                continue;
-            }
             let Some((position, label)) = game.ok().and_then(|g| g.theoretical_label()) else {
                 continue;
             };
             if let Some((player, opponent)) = sides(&position) {
-                labels
-                    .entry(canonical(player, opponent))
-                    .or_insert(label as i16);
+                out.push((
+                    in_wthor_test_set(i + 1),
+                    canonical(player, opponent),
+                    label as i16,
+                ));
             }
         }
     }
-    labels
+    out
 }
 
 fn run(data: &Path, dir: &Path, every: usize) -> Result<(), String> {
     let started = Instant::now();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let files = wthor_files(data)?;
-    let labels = theoretical_labels(&files);
-    let mut labelled = 0usize;
-    // Marked as seen from the start, so never written.
-    let mut seen: HashSet<(u64, u64)> = test_positions(&files);
+    // The test positions are marked as seen from the start, so never
+    // written: a training game that reaches one must not carry it (or its
+    // score) into the fit. The other theoretical scores label their
+    // positions (the first game to reach a position gives its score).
+    let mut seen: HashSet<(u64, u64)> = HashSet::new();
+    let mut labels: HashMap<(u64, u64), i16> = HashMap::new();
+    for (in_test, key, label) in theoretical_positions(&files) {
+        if in_test {
+            seen.insert(key);
+        } else {
+            labels.entry(key).or_insert(label);
+        }
+    }
     let test_count = seen.len();
+    let mut labelled = 0usize;
     let tmp = dir.join("plane.bin.tmp");
     let file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let mut out = BufWriter::new(file);
