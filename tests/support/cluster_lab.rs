@@ -267,13 +267,19 @@ impl Cluster {
     pub fn until_ready(&self, i: usize, within: Duration) -> Duration {
         let started = Instant::now();
         loop {
-            if self
-                .instance(i, "/ready")
-                .is_some_and(|(status, _)| status == 200)
-            {
+            let answer = self.instance(i, "/ready");
+            if answer.as_ref().is_some_and(|(status, _)| *status == 200) {
                 return started.elapsed();
             }
-            assert!(started.elapsed() < within, "instance {i} is not ready");
+            if started.elapsed() >= within {
+                let log = std::fs::read_to_string(self.dir.join(format!("instance-{i}.log")))
+                    .unwrap_or_default();
+                let tail: Vec<&str> = log.lines().rev().take(15).collect();
+                panic!(
+                    "instance {i} is not ready after {within:?}: its last answer to /ready {answer:?}; the end of its log:\n{}",
+                    tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+                );
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     }
