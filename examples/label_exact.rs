@@ -27,7 +27,7 @@ use reversi::search::{Budget, Searcher};
 
 #[path = "shared/data_format.rs"]
 mod data_format;
-use data_format::{EXACT, MAGIC, RECORD, UNLABELLED};
+use data_format::{EXACT, MAGIC, RECORD, UNLABELLED, record_sides};
 
 /// Records scanned between two progress updates.
 const BATCH: usize = 20_000;
@@ -95,8 +95,7 @@ fn run(args: &Args) -> Result<(), String> {
     let records: Vec<&[u8]> = bytes[MAGIC.len()..].chunks_exact(RECORD).collect();
     let mut scanned = read_progress(&progress_path)?.min(records.len());
     let wanted = |r: &[u8]| {
-        let player = u64::from_le_bytes(r[..8].try_into().unwrap_or_default());
-        let opponent = u64::from_le_bytes(r[8..16].try_into().unwrap_or_default());
+        let (player, opponent) = record_sides(r);
         let empties = 64 - (player | opponent).count_ones();
         (r[18] == UNLABELLED && empties <= args.empties).then_some((player, opponent))
     };

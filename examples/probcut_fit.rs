@@ -27,7 +27,7 @@ use reversi::search::transposition::Table;
 
 #[path = "shared/data_format.rs"]
 mod data_format;
-use data_format::{MAGIC, RECORD};
+use data_format::{MAGIC, RECORD, record_sides};
 /// The data file is read whole; more than this is not our file.
 const MAX_DATA: u64 = 1 << 30;
 const EMPTIES: std::ops::RangeInclusive<u32> = 14..=56;
@@ -86,8 +86,7 @@ fn sample(args: &Args) -> Result<Vec<Board>, String> {
     let stride = 7919;
     for k in 0..count {
         let r = &records[(k * stride % count) * RECORD..][..RECORD];
-        let word = |i: usize| u64::from_le_bytes(r[i..i + 8].try_into().unwrap_or([0; 8]));
-        let (player, opponent) = (word(0), word(8));
+        let (player, opponent) = record_sides(r);
         if player & opponent != 0 {
             continue;
         }

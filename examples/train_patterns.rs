@@ -61,7 +61,7 @@ use reversi::search::{Budget, eval};
 
 #[path = "shared/data_format.rs"]
 mod data_format;
-use data_format::{EXACT, MAGIC, RECORD, UNLABELLED};
+use data_format::{EXACT, MAGIC, RECORD, UNLABELLED, record_sides};
 #[path = "shared/symmetry.rs"]
 #[allow(dead_code)]
 mod symmetry;
@@ -180,10 +180,10 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 fn decode_record(r: &[u8]) -> Option<Record> {
-    let word = |k: usize| u64::from_le_bytes(r[k..k + 8].try_into().unwrap_or([0; 8]));
+    let (player, opponent) = record_sides(r);
     let record = Record {
-        player: word(0),
-        opponent: word(8),
+        player,
+        opponent,
         label: i16::from_le_bytes([r[16], r[17]]),
         source: r[18],
     };
@@ -908,25 +908,18 @@ fn report_wthor(args: &Args, weights: &PatternWeights) -> Result<(), String> {
         return Ok(());
     };
     let set = wthor_test::load(dir)?;
-    let mut errors: [wthor_test::Errors; 3] = Default::default();
-    for p in &set.positions {
-        let fitted = f64::from(weights.evaluate::<Plane>(&p.board)) / 100.0;
-        errors[0].add(fitted - p.label);
-        if let Some(shipped) = patterns::weights() {
-            errors[1].add(f64::from(shipped.evaluate::<Plane>(&p.board)) / 100.0 - p.label);
-        }
-        let linear = eval::weights().value(&eval::features::<Plane>(&p.board));
-        errors[2].add(f64::from(linear) / 100.0 - p.label);
-    }
     println!(
         "WTHOR test set ({} games of {} files; their positions at 24 empties, theoretical scores):",
         set.games, set.files
     );
-    println!("{}", errors[0].line("these weights"));
-    if patterns::weights().is_some() {
-        println!("{}", errors[1].line("shipped patterns"));
+    let fitted = set.errors(|board| weights.evaluate::<Plane>(board));
+    println!("{}", fitted.line("these weights"));
+    if let Some(shipped) = patterns::weights() {
+        let shipped = set.errors(|board| shipped.evaluate::<Plane>(board));
+        println!("{}", shipped.line("shipped patterns"));
     }
-    println!("{}", errors[2].line("linear evaluation"));
+    let linear = set.errors(|board| eval::weights().value(&eval::features::<Plane>(board)));
+    println!("{}", linear.line("linear evaluation"));
     Ok(())
 }
 

@@ -35,7 +35,8 @@ mod data_format;
 mod symmetry;
 #[path = "shared/wthor_test.rs"]
 mod wthor_test;
-use wthor_test::Errors;
+
+const USAGE: &str = "usage: wthor_accuracy [DIR] [--weights FILE] [--unseen-by DATA]";
 
 fn main() {
     let mut dir = PathBuf::from("../shared/data/wthor");
@@ -45,13 +46,13 @@ fn main() {
     while let Some(arg) = args.next() {
         if arg == "--unseen-by" {
             let Some(path) = args.next() else {
-                eprintln!("usage: wthor_accuracy [DIR] [--weights FILE] [--unseen-by DATA]");
+                eprintln!("{USAGE}");
                 std::process::exit(2);
             };
             unseen_by = Some(PathBuf::from(path));
         } else if arg == "--weights" {
             let Some(path) = args.next() else {
-                eprintln!("usage: wthor_accuracy [DIR] [--weights FILE]");
+                eprintln!("{USAGE}");
                 std::process::exit(2);
             };
             let decoded = std::fs::read(&path)
@@ -86,18 +87,6 @@ fn main() {
             }
         }
     }
-    let (mut shipped, mut linear, mut tried) =
-        (Errors::default(), Errors::default(), Errors::default());
-    for p in &set.positions {
-        if let Some(weights) = patterns::weights() {
-            shipped.add(f64::from(weights.evaluate::<Plane>(&p.board)) / 100.0 - p.label);
-        }
-        if let Some((_, weights)) = &candidate {
-            tried.add(f64::from(weights.evaluate::<Plane>(&p.board)) / 100.0 - p.label);
-        }
-        let value = eval::weights().value(&eval::features::<Plane>(&p.board));
-        linear.add(f64::from(value) / 100.0 - p.label);
-    }
     println!(
         "{} files from {}: {} games read, {} skipped, in {:.1?}",
         set.files,
@@ -115,11 +104,17 @@ fn main() {
             data.display()
         );
     }
-    if patterns::weights().is_some() {
-        println!("{}", shipped.line("shipped patterns"));
+    if let Some(shipped) = patterns::weights() {
+        let errors = set.errors(|board| shipped.evaluate::<Plane>(board));
+        println!("{}", errors.line("shipped patterns"));
     }
-    if let Some((path, _)) = &candidate {
-        println!("{}", tried.line(path));
+    if let Some((path, weights)) = &candidate {
+        println!(
+            "{}",
+            set.errors(|board| weights.evaluate::<Plane>(board))
+                .line(path)
+        );
     }
+    let linear = set.errors(|board| eval::weights().value(&eval::features::<Plane>(board)));
     println!("{}", linear.line("linear evaluation"));
 }

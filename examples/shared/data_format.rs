@@ -17,6 +17,21 @@ pub const EXACT: u8 = 0;
 #[allow(dead_code)]
 pub const UNLABELLED: u8 = 255;
 
+/// A record's two bitboards: the side to move's discs and the other
+/// side's (`record` is one `RECORD`-byte record).
+#[allow(dead_code)]
+pub fn record_sides(record: &[u8]) -> (u64, u64) {
+    let word = |at: usize| {
+        u64::from_le_bytes(
+            record
+                .get(at..at + 8)
+                .and_then(|w| w.try_into().ok())
+                .unwrap_or([0; 8]),
+        )
+    };
+    (word(0), word(8))
+}
+
 /// Whether the `number`th game (1-based) of a WTHOR tournament file is in
 /// the test set that no training may see: every tenth.
 #[allow(dead_code)]

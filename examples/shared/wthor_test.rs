@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use reversi::engine::game_archive::read_wthor;
 use reversi::search::board::Board;
 
-use super::data_format::{EXACT, MAGIC, RECORD, in_wthor_test_set};
+use super::data_format::{EXACT, MAGIC, RECORD, in_wthor_test_set, record_sides};
 use super::symmetry::canonical;
 
 /// A test position and its exact score for the side to move.
@@ -40,12 +40,6 @@ impl Errors {
         self.count += 1;
         self.squared += error * error;
         self.absolute += error.abs();
-    }
-
-    /// The root mean square error.
-    #[allow(dead_code)]
-    pub fn rms(&self) -> f64 {
-        (self.squared / self.count.max(1) as f64).sqrt()
     }
 
     pub fn line(&self, name: &str) -> String {
@@ -138,6 +132,16 @@ pub fn load(dir: &Path) -> Result<TestSet, String> {
 }
 
 impl TestSet {
+    /// The errors of an evaluation (in hundredths of a disc, for the side
+    /// to move) against the theoretical scores.
+    pub fn errors(&self, evaluate: impl Fn(&Board) -> i32) -> Errors {
+        let mut errors = Errors::default();
+        for p in &self.positions {
+            errors.add(f64::from(evaluate(&p.board)) / 100.0 - p.label);
+        }
+        errors
+    }
+
     /// Leaves out the test positions that a training data file holds (in
     /// any orientation): a fit on that file has seen them, and perhaps
     /// their score. How many were left out, and how many of those the file
@@ -151,12 +155,8 @@ impl TestSet {
         let seen: HashMap<(u64, u64), bool> = bytes[MAGIC.len()..]
             .chunks_exact(RECORD)
             .map(|r| {
-                let word = |at: usize| {
-                    let mut w = [0u8; 8];
-                    w.copy_from_slice(&r[at..at + 8]);
-                    u64::from_le_bytes(w)
-                };
-                (canonical(word(0), word(8)), r[18] == EXACT)
+                let (player, opponent) = record_sides(r);
+                (canonical(player, opponent), r[18] == EXACT)
             })
             .collect();
         let before = self.positions.len();
