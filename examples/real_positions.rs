@@ -17,7 +17,7 @@
 //! are kept whatever N.
 //!
 //! `--data` holds `wthor/*.wtb` and `logistello/logbook.gam.gz` (see the
-//! README, *Real games*). The WTHOR test set (every tenth game of each
+//! book, `docs/src/computer/real-games.md`). The WTHOR test set (every tenth game of each
 //! tournament file, `examples/wthor_accuracy.rs`) is left out entirely, and
 //! so is its position at 24 empties when another game reaches it (in any
 //! orientation), so no fit sees it. A game that does not read is named and skipped. A
@@ -102,7 +102,7 @@ fn wthor_files(data: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("wthor"))
         .map_err(|e| {
             format!(
-                "{}: {e} (see the README, Real games)",
+                "{}: {e} (see docs/src/computer/real-games.md)",
                 data.join("wthor").display()
             )
         })?

@@ -4,7 +4,7 @@
 //!
 //! A map of this crate, bottom up (`ARCHITECTURE.md` at the repository's
 //! root says more: the invariants each layer keeps and where to start for
-//! common changes; `README.md` is the player's and the operator's guide):
+//! common changes; the book in `docs/` is the player's and the operator's guide):
 //!
 //! - [`engine`] and [`match_log`] (from `reversi-core`): the pure rules
 //!   engine, and the signed records, their verification and audit.

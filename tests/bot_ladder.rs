@@ -1,6 +1,6 @@
 //! The level ladder: each level beats the one below it in a majority of 100
 //! games from varied openings. Levels 8–10 take minutes per pair; their
-//! table comes from `reversi ladder` (see the README).
+//! table comes from `reversi ladder` (see `docs/src/computer/design.md`).
 
 use reversi::Rules;
 use reversi::bot_match::play_pair;

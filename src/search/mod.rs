@@ -6,7 +6,8 @@
 //! - [`eval`]: the static evaluation: [`patterns`] on the plane, a linear
 //!   model on the torus and with walls;
 //! - [`stability`]: discs that can never flip;
-//! - [`midgame`]: iterative deepening PVS with aspiration windows;
+//! - [`midgame`]: one fixed-depth PVS (iterative deepening, with its
+//!   aspiration windows, is [`Searcher`]'s, in this file);
 //! - [`endgame`]: the exact solver;
 //! - [`transposition`]: the transposition table.
 //!

@@ -9,8 +9,9 @@
 //! the rarer a wrong cut and the smaller the saving.
 //!
 //! The spreads were fitted with `examples/probcut_fit.rs` on positions of
-//! this project's self-play data (`examples/eval_data.rs`; the README's
-//! "The computer player" gives the figures).
+//! this project's self-play data (`examples/eval_data.rs`; the book's
+//! chapter on the computer player, `docs/src/computer/design.md`, gives the
+//! figures).
 
 /// The shallowest node at which a cut is tried.
 pub const MIN_DEPTH: u32 = 3;
