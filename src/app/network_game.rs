@@ -165,7 +165,7 @@ impl NetworkGame {
         #[cfg(not(target_arch = "wasm32"))]
         std::thread::spawn(move || {
             let result = run(start, settings, rx, stopped, shared.clone(), wake.clone());
-            finish(&shared, &*wake, result);
+            finish(&shared, &*wake, result.map_err(|e| e.to_string()));
         });
         #[cfg(target_arch = "wasm32")]
         wasm_bindgen_futures::spawn_local(async move {
@@ -244,127 +244,82 @@ fn run(
     stopped: futures::channel::oneshot::Receiver<()>,
     shared: Arc<Mutex<NetSnapshot>>,
     wake: Arc<dyn Fn() + Send + Sync>,
-) -> Result<Outcome, String> {
-    use crate::match_log::log_file::{LogWriter, read_log};
-    use crate::net::embedded_server::start_embedded;
-    use crate::net::room_file::RoomFile;
+) -> Result<Outcome, PlayStop> {
+    use crate::net::native_game::{self, GameStart, StartedGame};
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(PlayStop::Runtime)?;
     runtime.block_on(async move {
-        let identity = settings.data_dir.identity().map_err(|e| e.to_string())?;
-        let register = settings.data_dir.register(&identity.public_key());
-        let games = settings.data_dir.games_dir();
-        std::fs::create_dir_all(&games).map_err(|e| format!("{}: {e}", games.display()))?;
-        let mut embedded = None;
-        // A resumed game keeps the room file it has (which also says where
-        // its embedded server was); the others write theirs below.
-        let resuming = matches!(start, NetStart::Resume(_));
-        let (session, writer, url, log, first_peer_timeout) = match start {
+        let identity = settings.data_dir.identity()?;
+        let (how, first_peer_timeout) = match start {
             NetStart::Host(proposal, deadline_secs) => {
-                let (server_url, advertised) = match configured_server(&settings)? {
-                    // The code names the server, so the guest needs nothing else.
-                    Some(server) => (server.clone(), Some(server)),
-                    None => {
-                        let server = start_embedded(settings.listen).await?;
-                        let local =
-                            ServerUrl::parse(&server.local_url).map_err(|e| e.to_string())?;
-                        embedded = Some(server.server);
-                        (local, Some(ServerUrl::from_socket_addr(server.advertised)))
-                    }
+                let how = GameStart::Host {
+                    name: settings.name.clone(),
+                    terms: HostTerms {
+                        proposal,
+                        deadline_secs,
+                    },
+                    server: configured_server(&settings)?,
+                    listen: settings.listen,
+                    log: None,
                 };
-                let terms = HostTerms {
-                    proposal,
-                    deadline_secs,
-                };
-                let hosted =
-                    game_setup::host(identity, &settings.name, terms, &server_url, advertised)
-                        .map_err(|e| e.to_string())?;
-                let (code, session, url) = (hosted.code, hosted.session, hosted.room_url);
-                let log = games.join(format!("{}.log", code.room()));
-                set(&shared, &*wake, |s| {
-                    s.code = Some(code.full());
-                    s.status = "waiting for the opponent".into();
-                });
-                let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
-                (session, writer, url, log, None)
+                (how, None)
             }
             NetStart::Join(code) => {
-                let server =
-                    game_setup::join_server(&code, configured_server(&settings)?, None, NO_SERVER)
-                        .map_err(|e| e.to_string())?;
-                let log = games.join(format!("{}.log", code.room()));
                 set(&shared, &*wake, |s| s.status = "connecting".into());
-                let (session, url) = game_setup::join(identity, &settings.name, &code, &server)
-                    .map_err(|e| e.to_string())?;
-                let writer = LogWriter::create(&log).map_err(|e| e.to_string())?;
-                (session, writer, url, log, Some(game_setup::JOIN_WAIT))
+                let how = GameStart::Join {
+                    name: settings.name.clone(),
+                    code,
+                    server: configured_server(&settings)?,
+                    no_server_hint: NO_SERVER,
+                    log: None,
+                };
+                (how, Some(game_setup::JOIN_WAIT))
             }
             NetStart::Rematch { log, propose } => {
-                let setup = crate::net::rematch::set_up(&log, identity, None, propose)
-                    .map_err(|e| e.to_string())?;
-                embedded = crate::net::embedded_server::restart_embedded(setup.embedded).await?;
-                set(&shared, &*wake, |s| {
-                    s.status = if propose {
-                        format!("proposing a rematch to {}", setup.opponent)
-                    } else {
-                        format!("waiting for {} to propose a rematch", setup.opponent)
-                    }
-                });
-                (setup.session, setup.writer, setup.room_url, setup.log, None)
+                let how = GameStart::Rematch {
+                    old_log: log,
+                    new_log: None,
+                    propose,
+                };
+                (how, None)
             }
-            NetStart::Resume(log) => {
-                let loaded = read_log(&log).map_err(|e| e.to_string())?;
-                let mut writer =
-                    LogWriter::open_append(&log, &loaded).map_err(|e| e.to_string())?;
-                let mut records = loaded.records.clone();
-                // A record of ours registered but not logged (the program
-                // stopped in between) is put back, not signed again.
-                register
-                    .put_back_lost(&log, &mut records, &mut writer)
-                    .map_err(|e| e.to_string())?;
-                let session =
-                    game_setup::resume(identity, records, false).map_err(|e| e.to_string())?;
-                let room = RoomFile::read(&log);
-                let url = room
-                    .room_url()
-                    .ok_or("no room is recorded beside this log")?
-                    .to_string();
-                // The host's own server comes back where it was, as `reversi resume` does.
-                embedded = crate::net::embedded_server::restart_embedded(room.embedded()).await?;
-                set(&shared, &*wake, |s| s.status = "reconnecting".into());
-                (session, writer, url, log, None)
+            NetStart::Resume(log) => (GameStart::Resume { log, server: None }, None),
+        };
+        let resuming = matches!(how, GameStart::Resume { .. });
+        let proposing = matches!(how, GameStart::Rematch { propose: true, .. });
+        let game = native_game::start(how, identity, &settings.data_dir).await?;
+        set(&shared, &*wake, |s| {
+            if let Some(code) = &game.code {
+                s.code = Some(code.full());
+                s.status = "waiting for the opponent".into();
+            } else if let Some(opponent) = &game.opponent {
+                s.status = if proposing {
+                    format!("proposing a rematch to {opponent}")
+                } else {
+                    format!("waiting for {opponent} to propose a rematch")
+                };
+            } else if resuming {
+                s.status = "reconnecting".into();
             }
-        };
-        let mut session = session;
-        session.set_register(register.for_log(&log));
-        if !resuming {
-            RoomFile::new(url.clone(), embedded.as_ref().map(|s| s.addr))
-                .write(&log)
-                .map_err(|e| format!("{}: {e}", RoomFile::path(&log).display()))?;
-        }
-        let log_file = log.clone();
-        // Spectators follow the game in a stand-alone server's mailbox.
-        let watch_server = match &embedded {
-            None => ServerUrl::parse(&url).ok(),
-            Some(_) => None,
-        };
-        let store = crate::net::game_store::LogFileStore::new(writer, log.clone());
-        let game = Prepared {
-            session,
-            store: Box::new(store),
-            url,
-            log,
+        });
+        let log = game.log.clone();
+        let prepared = Prepared {
+            session: game.session,
+            store: Box::new(crate::net::game_store::LogFileStore::new(
+                game.writer,
+                game.log.clone(),
+            )),
+            url: game.room_url,
+            log: game.log,
             first_peer_timeout,
-            watch_server,
+            watch_server: game.watch_server,
             ice: settings.ice.clone(),
         };
-        let result = play(game, actions, stopped, shared, wake).await;
-        if let Some(server) = embedded {
-            server.shutdown_handle().shutdown();
-        }
+        let result = play(prepared, actions, stopped, shared, wake).await;
+        StartedGame::stop_server(game.embedded);
         // A proposal nobody accepted is no game.
         if matches!(
             &result,
@@ -372,9 +327,9 @@ fn run(
                 crate::net::session::HaltReason::RematchDeclined
             )))
         ) {
-            crate::net::rematch::discard(&log_file);
+            crate::net::rematch::discard(&log);
         }
-        result.map_err(|e| e.to_string())
+        result
     })
 }
 
@@ -382,14 +337,12 @@ fn run(
 const NO_SERVER: &str = "set the signaling server in Settings";
 
 /// The signaling server set in Settings, checked; `None` when none is set.
-fn configured_server(settings: &NetSettings) -> Result<Option<ServerUrl>, String> {
+fn configured_server(settings: &NetSettings) -> Result<Option<ServerUrl>, PlayStop> {
     let text = settings.server_url.trim();
     if text.is_empty() {
         return Ok(None);
     }
-    ServerUrl::parse(text)
-        .map(Some)
-        .map_err(|e| format!("signaling server in Settings: {e}"))
+    ServerUrl::parse(text).map(Some).map_err(PlayStop::Settings)
 }
 
 /// A game set up to be played: its session, where its records go, and
@@ -539,9 +492,24 @@ async fn play(
     }
 }
 
-/// Why a game in the window stopped without an outcome.
+/// Why a game in the window did not start, or stopped without an outcome.
 #[derive(Debug, thiserror::Error)]
 enum PlayStop {
+    /// The signaling server in Settings is not a server URL.
+    #[error("signaling server in Settings: {0}")]
+    Settings(crate::net::server_url::ServerUrlError),
+    /// The game's thread could not start its async runtime.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    /// The key file cannot be read or made.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[error(transparent)]
+    DataDir(#[from] crate::data_dir::DataDirError),
+    /// The game could not start (its server, session, log or room file).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[error(transparent)]
+    Start(#[from] crate::net::native_game::GameStartError),
     /// The driver stopped (a halt, a lost connection, a log not written).
     #[error(transparent)]
     Driver(DriverError),
@@ -564,7 +532,7 @@ async fn run_web(
 ) -> Result<Outcome, String> {
     use crate::browser_data::{self, BrowserLog, BrowserRegister};
     let identity = browser_data::identity().map_err(|e| e.to_string())?;
-    let configured = || configured_server(&settings);
+    let configured = || configured_server(&settings).map_err(|e| e.to_string());
     let page = || {
         crate::platform::web::page_server()
             .and_then(|s| ServerUrl::parse(&s).ok())

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::CliError;
-use super::network_commands::{default_log, parse_server, runtime};
+use super::NotSigned;
+use super::network_commands::{parse_server, runtime};
 use crate::data_dir::DataDir;
 use crate::engine::{Color, Square};
 use crate::match_log::log_file::{LogWriter, write_log};
@@ -85,10 +86,9 @@ pub fn clock_offset_ms() -> Result<i64, CliError> {
         Some(rest) => (true, rest),
         None => (false, text.trim_start_matches('+')),
     };
-    let offset = humantime::parse_duration(magnitude).map_err(|e| {
-        CliError::Network(format!(
-            "REVERSI_CLOCK_OFFSET={text:?} is not a duration: {e}"
-        ))
+    let offset = humantime::parse_duration(magnitude).map_err(|source| CliError::ClockOffset {
+        text: text.clone(),
+        source,
     })?;
     let offset = i64::try_from(offset.as_millis()).unwrap_or(i64::MAX);
     Ok(if negative { -offset } else { offset })
@@ -97,10 +97,6 @@ pub fn clock_offset_ms() -> Result<i64, CliError> {
 /// The wall clock for deadlines, moved by `REVERSI_CLOCK_OFFSET`.
 pub fn clock_ms() -> Result<u64, CliError> {
     Ok(crate::platform::now_ms().saturating_add_signed(clock_offset_ms()?))
-}
-
-fn mailbox_error(e: impl std::fmt::Display) -> CliError {
-    CliError::Network(e.to_string())
 }
 
 /// Opens a log for correspondence, signing through the data directory's
@@ -113,7 +109,7 @@ fn open_game(
     server_flag: Option<&str>,
 ) -> Result<(OpenGame, Option<ServerUrl>), CliError> {
     let register = data_dir.register(&identity.public_key());
-    let (game, named) = OpenGame::open(path, identity, &register).map_err(mailbox_error)?;
+    let (game, named) = OpenGame::open(path, identity, &register)?;
     let server = match server_flag {
         Some(url) => Some(parse_server(url)?),
         None => named,
@@ -122,9 +118,10 @@ fn open_game(
 }
 
 fn write_room_file(room_file: RoomFile, log: &Path) -> Result<(), CliError> {
-    room_file
-        .write(log)
-        .map_err(|e| CliError::Network(format!("{}: {e}", RoomFile::path(log).display())))
+    room_file.write(log).map_err(|source| CliError::File {
+        path: RoomFile::path(log),
+        source,
+    })
 }
 
 /// `reversi host --detach`: signs an open genesis, files it in the
@@ -136,12 +133,7 @@ pub fn host_detached(
     name: &str,
     log: Option<&Path>,
 ) -> Result<String, CliError> {
-    let server = parse_server(server.ok_or_else(|| {
-        CliError::Network(
-            "--detach needs --server: the game waits in that server's mailbox, which must outlive this program"
-                .into(),
-        )
-    })?)?;
+    let server = parse_server(server.ok_or(CliError::DetachNeedsServer)?)?;
     let identity = data_dir.identity()?;
     let fingerprint = identity.public_key().fingerprint();
     let code = RoomCode::generate(&identity.public_key(), Some(server.clone()))
@@ -149,7 +141,7 @@ pub fn host_detached(
     let secret = code.secret().expect("a new code is of version 2");
     let log = match log {
         Some(path) => path.to_path_buf(),
-        None => default_log(data_dir, code.room())?,
+        None => data_dir.new_game_log(code.room())?,
     };
     let now = clock_ms()?;
     let register = data_dir.register_for(&identity, &log);
@@ -169,11 +161,10 @@ pub fn host_detached(
     let mailbox = Mailbox::new(server.clone());
     runtime()?
         .block_on(game.deliver(&mailbox, 0))
-        .map_err(|e| {
-            CliError::Network(format!(
-                "the game is created ({}) but not yet in the mailbox: {e}; `reversi games` delivers it",
-                log.display()
-            ))
+        .map_err(|source| CliError::Undelivered {
+            what: "the game is created",
+            log: log.clone(),
+            source,
         })?;
     eprintln!(
         "the game waits in the mailbox of {server}; send the code to your opponent (your key {fingerprint})"
@@ -203,33 +194,26 @@ pub fn join_detached(
     let register = data_dir.register(&me);
     let log = match log {
         Some(path) => path.to_path_buf(),
-        None => default_log(data_dir, code.room())?,
+        None => data_dir.new_game_log(code.room())?,
     };
     let mailbox = Mailbox::new(server.clone());
     let runtime = runtime()?;
     // Joined before: a visit brings its log up to date.
     let visit_log = |log: &Path| -> Result<String, CliError> {
         let (mut game, _) = open_game(data_dir, log, identity.clone(), None)?;
-        let visit = runtime
-            .block_on(game.visit(&mailbox, clock_ms()?))
-            .map_err(mailbox_error)?;
+        let visit = runtime.block_on(game.visit(&mailbox, clock_ms()?))?;
         Ok(format!("{}\n", summary_line(&game.session, &visit, log)))
     };
     if log.exists() {
         return visit_log(&log);
     }
-    let listed = runtime
-        .block_on(mailbox.room(code.room()))
-        .map_err(mailbox_error)?;
+    let listed = runtime.block_on(mailbox.room(code.room()))?;
     let now = clock_ms()?;
     // Games in the room that the code does not admit, and why: what a
     // server (or anyone who learnt the room name) may have posted there.
     let mut refused = Vec::new();
     for game in listed {
-        let Some((_, records)) = runtime
-            .block_on(mailbox.records(&game.game_id, 0))
-            .map_err(mailbox_error)?
-        else {
+        let Some((_, records)) = runtime.block_on(mailbox.records(&game.game_id, 0))? else {
             continue;
         };
         let Some(genesis) = records.first().cloned() else {
@@ -257,12 +241,11 @@ pub fn join_detached(
                 }
             };
             if verified.player(Seat::Guest).map(|g| g.key) != Some(me) {
-                return Err(CliError::Network(format!(
-                    "this game was already accepted by another player ({})",
-                    verified
+                return Err(CliError::AcceptedByAnother {
+                    guest: verified
                         .player(Seat::Guest)
-                        .map_or_else(String::new, |g| g.key.fingerprint().to_string())
-                )));
+                        .map_or_else(String::new, |g| g.key.fingerprint().to_string()),
+                });
             }
             write_log(&log, &records).map_err(CliError::LogFile)?;
             write_room_file(RoomFile::new(server.room_url(code.room()), None), &log)?;
@@ -287,7 +270,7 @@ pub fn join_detached(
         let mut visit = Visit::default();
         apply_outputs(&log, &mut writer, outputs, &mut visit).map_err(CliError::LogFile)?;
         if let Some(reason) = visit.halted {
-            return Err(CliError::Network(format!("cannot accept: {reason}")));
+            return Err(CliError::Halted(reason));
         }
         let open = OpenGame {
             path: log.clone(),
@@ -298,11 +281,10 @@ pub fn join_detached(
         };
         runtime
             .block_on(open.deliver(&mailbox, 1))
-            .map_err(|e| {
-                CliError::Network(format!(
-                    "accepted ({}) but the acceptance is not yet in the mailbox: {e}; `reversi games` delivers it",
-                    log.display()
-                ))
+            .map_err(|source| CliError::Undelivered {
+                what: "accepted",
+                log: log.clone(),
+                source,
             })?;
         let host = open
             .session
@@ -316,17 +298,11 @@ pub fn join_detached(
             "accepted the game of {host}; the host reveals next, then the coin is flipped\n"
         ));
     }
-    let refused = match refused.first() {
-        None => String::new(),
-        Some(first) => format!(
-            " ({} other game(s) there refused, not made with this code: {first})",
-            refused.len()
-        ),
-    };
-    Err(CliError::Network(format!(
-        "the mailbox of {server} holds no game in room {} from the host the code names{refused}; the host may be waiting live (join without --detach)",
-        code.room()
-    )))
+    Err(CliError::NoOpenGame {
+        server,
+        room: code.room().to_string(),
+        refused,
+    })
 }
 
 /// `reversi games`: every unfinished game of this identity, brought up to
@@ -348,8 +324,7 @@ pub fn games(args: &GamesArgs, data_dir: &DataDir) -> Result<String, CliError> {
         eprintln!("{note}");
     }
     if args.json {
-        let rows = serde_json::to_value(&listing.games)
-            .map_err(|e| CliError::Network(format!("cannot write JSON: {e}")))?;
+        let rows = serde_json::to_value(&listing.games)?;
         return Ok(format!("{rows}\n"));
     }
     if listing.games.is_empty() {
@@ -404,11 +379,9 @@ fn summary_line(session: &Session, visit: &Visit, log: &Path) -> String {
 pub fn make_move(args: &MoveArgs, data_dir: &DataDir) -> Result<String, CliError> {
     let identity = data_dir.identity()?;
     let (mut game, server) = open_game(data_dir, &args.log, identity, args.server.as_deref())?;
-    let server = server.ok_or_else(|| {
-        CliError::Network(format!(
-            "no server is recorded beside the log ({}); pass --server",
-            args.log.display()
-        ))
+    let server = server.ok_or_else(|| CliError::NothingRecorded {
+        what: "server",
+        log: args.log.clone(),
     })?;
     let mailbox = Mailbox::new(server.clone());
     let runtime = runtime()?;
@@ -417,9 +390,9 @@ pub fn make_move(args: &MoveArgs, data_dir: &DataDir) -> Result<String, CliError
     // old view of the game.
     let visit = runtime
         .block_on(game.visit(&mailbox, now))
-        .map_err(|e| CliError::Network(format!("cannot reach the mailbox, nothing signed: {e}")))?;
-    if let Some(reason) = &visit.halted {
-        return Err(CliError::Network(format!("the game is halted: {reason}")));
+        .map_err(CliError::VisitBeforeSigning)?;
+    if let Some(reason) = visit.halted {
+        return Err(CliError::Halted(reason));
     }
     let action = args.action.trim().to_ascii_lowercase();
     let result = match action.as_str() {
@@ -428,12 +401,9 @@ pub fn make_move(args: &MoveArgs, data_dir: &DataDir) -> Result<String, CliError
         "black" => game.session.choose(Color::Black, now),
         "white" => game.session.choose(Color::White, now),
         text => {
-            let square: Square = text.parse().map_err(|_| {
-                CliError::Network(format!(
-                    "{:?} is not a square (like f5), `resign`, `claim`, `black` or `white`",
-                    args.action
-                ))
-            })?;
+            let square: Square = text
+                .parse()
+                .map_err(|_| CliError::NotAnAction(args.action.clone()))?;
             game.session.play(square, now)
         }
     };
@@ -443,10 +413,10 @@ pub fn make_move(args: &MoveArgs, data_dir: &DataDir) -> Result<String, CliError
     game.apply(outputs, &mut after).map_err(CliError::LogFile)?;
     runtime
         .block_on(game.deliver(&mailbox, held))
-        .map_err(|e| {
-            CliError::Network(format!(
-                "signed and logged, but the mailbox did not store it: {e}; the next `reversi move`, `reversi games` or `reversi resume` delivers it"
-            ))
+        .map_err(|source| CliError::Undelivered {
+            what: "signed and logged",
+            log: args.log.clone(),
+            source,
         })?;
     let what = match action.as_str() {
         "resign" => "resigned".to_string(),
@@ -461,36 +431,28 @@ pub fn make_move(args: &MoveArgs, data_dir: &DataDir) -> Result<String, CliError
 }
 
 fn action_error(e: ActionError, session: &Session, now: u64) -> CliError {
-    let text = match e {
-        ActionError::NotYourTurn => {
-            let whose = session
+    let why = match e {
+        ActionError::NotYourTurn => NotSigned::NotYourTurn {
+            whose: session
                 .position()
                 .and_then(|p| p.to_move())
-                .map_or("the other player's".to_string(), |c| format!("{c}'s"));
-            format!("not your turn: it is {whose} move; nothing signed")
-        }
-        ActionError::NotPlaying => {
-            let phase = session.verifier().map(|v| v.phase());
-            match phase {
-                Some(Phase::Ended) => "the game is over; nothing signed".into(),
-                _ => "the game has not started: the coin flip waits for the other player's visit; nothing signed".into(),
-            }
-        }
-        ActionError::WaitingForHeads => format!("{e}; nothing signed"),
-        ActionError::DeadlineNotPassed => {
-            let left = session
-                .deadline()
-                .map_or(0, |(_, at)| at.saturating_sub(now) / 1000);
-            format!(
-                "the opponent's deadline has not passed: {} left; nothing signed",
-                humantime::format_duration(std::time::Duration::from_secs(left))
-            )
-        }
-        ActionError::ColorsNotChosen => {
-            "the colours are not chosen yet (draw rule decided by lot); nothing signed".into()
-        }
-        ActionError::Refused(e) => format!("{}; nothing signed", e.violation),
-        ActionError::Register(e) => format!("{e}; nothing signed"),
+                .map_or("the other player's".to_string(), |c| format!("{c}'s")),
+        },
+        ActionError::NotPlaying => match session.verifier().map(|v| v.phase()) {
+            Some(Phase::Ended) => NotSigned::Over,
+            _ => NotSigned::NotStarted,
+        },
+        ActionError::WaitingForHeads => NotSigned::WaitingForHeads,
+        ActionError::DeadlineNotPassed => NotSigned::DeadlineNotPassed {
+            left: std::time::Duration::from_secs(
+                session
+                    .deadline()
+                    .map_or(0, |(_, at)| at.saturating_sub(now) / 1000),
+            ),
+        },
+        ActionError::ColorsNotChosen => NotSigned::ColorsNotChosen,
+        ActionError::Refused(e) => NotSigned::Refused(e.violation),
+        ActionError::Register(e) => NotSigned::Register(e),
     };
-    CliError::Network(text)
+    CliError::NotSigned(why)
 }

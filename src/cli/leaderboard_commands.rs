@@ -46,19 +46,15 @@ pub struct LeaderboardArgs {
     json: bool,
 }
 
-fn failed(e: impl std::fmt::Display) -> CliError {
-    CliError::Network(e.to_string())
-}
-
 fn server_of(flag: Option<&str>, log: &Path) -> Result<ServerUrl, CliError> {
     match flag {
         Some(url) => parse_server(url),
-        None => RoomFile::read(log).server().ok_or_else(|| {
-            CliError::Network(format!(
-                "no server is recorded beside {}; pass --server",
-                log.display()
-            ))
-        }),
+        None => RoomFile::read(log)
+            .server()
+            .ok_or_else(|| CliError::NothingRecorded {
+                what: "server",
+                log: log.to_path_buf(),
+            }),
     }
 }
 
@@ -69,7 +65,7 @@ pub fn submit(args: &SubmitArgs) -> Result<String, CliError> {
     // The server audits it too; refusing here first says why without a trip.
     crate::match_log::audit::audit_log_bytes(&bytes)?;
     let board = Leaderboard::new(server.clone());
-    let game_id = runtime()?.block_on(board.submit(&bytes)).map_err(failed)?;
+    let game_id = runtime()?.block_on(board.submit(&bytes))?;
     Ok(format!("counted on {server}: game {game_id}\n"))
 }
 
@@ -85,9 +81,7 @@ pub fn leaderboard(args: &LeaderboardArgs, data_dir: &DataDir) -> Result<String,
         } else {
             Membership::Leave
         };
-        let member = runtime
-            .block_on(board.set_membership(&identity, membership, clock_ms()?))
-            .map_err(failed)?;
+        let member = runtime.block_on(board.set_membership(&identity, membership, clock_ms()?))?;
         let key = identity.public_key().fingerprint();
         return Ok(if member {
             format!(
@@ -98,12 +92,18 @@ pub fn leaderboard(args: &LeaderboardArgs, data_dir: &DataDir) -> Result<String,
         });
     }
     if let Some(dir) = &args.download {
-        std::fs::create_dir_all(dir).map_err(|e| failed(format!("{}: {e}", dir.display())))?;
-        let games = runtime.block_on(board.games()).map_err(failed)?;
+        std::fs::create_dir_all(dir).map_err(|source| CliError::File {
+            path: dir.clone(),
+            source,
+        })?;
+        let games = runtime.block_on(board.games())?;
         for game_id in &games {
-            let log = runtime.block_on(board.log(game_id)).map_err(failed)?;
+            let log = runtime.block_on(board.log(game_id))?;
             let path = dir.join(format!("{}.log", hex(game_id)));
-            std::fs::write(&path, log).map_err(|e| failed(format!("{}: {e}", path.display())))?;
+            std::fs::write(&path, log).map_err(|source| CliError::File {
+                path: path.clone(),
+                source,
+            })?;
         }
         return Ok(format!(
             "downloaded {} logs into {}; `reversi ratings {}/*.log` recomputes the table\n",
@@ -112,7 +112,7 @@ pub fn leaderboard(args: &LeaderboardArgs, data_dir: &DataDir) -> Result<String,
             dir.display()
         ));
     }
-    let table = runtime.block_on(board.table()).map_err(failed)?;
+    let table = runtime.block_on(board.table())?;
     if args.json {
         return Ok(format!("{table}\n"));
     }

@@ -5,6 +5,7 @@ pub mod audit_command;
 pub mod bench_command;
 pub mod board_command;
 pub mod correspondence_commands;
+mod error;
 pub mod export_command;
 pub mod identity_command;
 pub mod ladder_command;
@@ -22,8 +23,7 @@ pub mod watch_command;
 
 use clap::{Parser, Subcommand};
 
-use crate::engine::{ReplayError, TranscriptError};
-use rule_args::RuleArgsError;
+pub use error::{CliError, NotSigned};
 
 /// Peer-to-peer Reversi in all its historic forms.
 #[derive(Debug, Parser)]
@@ -91,71 +91,6 @@ pub enum Command {
     Analyze(analyze_command::AnalyzeArgs),
     /// The engine for other programs: the NBoard protocol on stdin/stdout.
     Nboard(nboard_command::NboardArgs),
-}
-
-/// Everything a command can fail with; printed as one line, exit status 1.
-#[derive(Debug, thiserror::Error)]
-pub enum CliError {
-    /// The rule flags are invalid.
-    #[error(transparent)]
-    Rules(#[from] RuleArgsError),
-    /// The transcript text is malformed.
-    #[error("--moves: {0}")]
-    Transcript(#[from] TranscriptError),
-    /// A transcript move is illegal.
-    #[error("illegal move: {0}")]
-    Replay(#[from] ReplayError),
-    /// Reading or writing the terminal failed.
-    #[error("terminal: {0}")]
-    Terminal(std::io::Error),
-    /// The data directory or key file failed.
-    #[error(transparent)]
-    DataDir(#[from] crate::data_dir::DataDirError),
-    /// The OS random generator failed.
-    #[error("no random bytes from the operating system: {0}")]
-    Random(String),
-    /// A log file cannot be read or written.
-    #[error(transparent)]
-    LogFile(crate::match_log::log_file::LogFileError),
-    /// A log file does not pass the audit.
-    #[error(transparent)]
-    Audit(#[from] crate::match_log::audit::AuditError),
-    /// A record does not verify.
-    #[error(transparent)]
-    Verify(crate::match_log::VerifyError),
-    /// A networked game could not start.
-    #[error("{0}")]
-    Network(String),
-    /// A networked game did not end normally (halted, disconnected, its
-    /// log not written).
-    #[error(transparent)]
-    Game(#[from] crate::net::driver::DriverError),
-    /// The register of signed records refuses, or cannot be used.
-    #[error(transparent)]
-    Register(#[from] crate::net::signing_register::RegisterError),
-    /// A copy of a game cannot be kept.
-    #[error(transparent)]
-    Keep(#[from] crate::data_dir::register::KeepError),
-    /// A served page is not the local build, or cannot be compared.
-    #[error("{0}")]
-    Page(String),
-    /// An identity cannot be exported or imported.
-    #[error("{0}")]
-    Identity(String),
-    /// A positions file cannot be read or has a malformed line.
-    #[error("{0}")]
-    Positions(String),
-    /// Two logs of one game disagree (the text is the full report).
-    #[error("{0}")]
-    Disputed(String),
-    /// An evaluation weights file cannot be read or is refused.
-    #[error("--eval {path}: {reason}")]
-    Weights {
-        /// The file named.
-        path: String,
-        /// Why it cannot be used.
-        reason: String,
-    },
 }
 
 /// Runs a parsed command line's `command`, returning what to print on

@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -16,12 +16,12 @@ use super::rule_args::RuleArgs;
 use crate::bot::{BackgroundBot, Bot};
 use crate::data_dir::DataDir;
 use crate::engine::{Color, Outcome, parse_transcript};
-use crate::match_log::log_file::{LogWriter, read_log};
+use crate::match_log::Identity;
 use crate::match_log::rules_proposal::RulesProposal;
 use crate::net::driver::{Action, Driver, DriverConfig, DriverError, Mover};
-use crate::net::embedded_server::{restart_embedded, start_embedded};
 use crate::net::game_setup;
 use crate::net::link::LinkStatus;
+use crate::net::native_game::{self, GameStart, GameStartError, StartedGame};
 use crate::net::room_code::RoomCode;
 pub use crate::net::room_file::RoomFile;
 use crate::net::server_url::ServerUrl;
@@ -187,15 +187,17 @@ const SAFETY_CODE_HINT: &str = "your opponent sees the same words if nobody stan
 
 /// A `--server` value, checked (`https://` becomes `wss://`).
 pub(super) fn parse_server(text: &str) -> Result<ServerUrl, CliError> {
-    ServerUrl::parse(text).map_err(|e| CliError::Network(e.to_string()))
+    Ok(ServerUrl::parse(text)?)
 }
 
-/// `DATA_DIR/games/ROOM.log` (the folder is made if needed).
-pub(super) fn default_log(data_dir: &DataDir, room: &str) -> Result<PathBuf, CliError> {
-    let dir = data_dir.games_dir();
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| CliError::Network(format!("{}: {e}", dir.display())))?;
-    Ok(dir.join(format!("{room}.log")))
+/// Starts a game through [`native_game::start`], in `runtime`.
+fn start(
+    runtime: &tokio::runtime::Runtime,
+    how: GameStart,
+    identity: Identity,
+    data_dir: &DataDir,
+) -> Result<StartedGame, CliError> {
+    Ok(runtime.block_on(native_game::start(how, identity, data_dir))?)
 }
 
 /// Runs `reversi host`.
@@ -206,11 +208,11 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
     } else {
         RulesProposal::fixed(rules)
     };
+    let terms = HostTerms {
+        proposal,
+        deadline_secs: args.deadline,
+    };
     if args.detach {
-        let terms = HostTerms {
-            proposal,
-            deadline_secs: args.deadline,
-        };
         return super::correspondence_commands::host_detached(
             data_dir,
             args.server.as_deref(),
@@ -219,123 +221,89 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
             args.log.as_deref(),
         );
     }
+    let server = args.server.as_deref().map(parse_server).transpose()?;
+    let runtime = runtime()?;
+    let how = GameStart::Host {
+        name: args.name.clone(),
+        terms,
+        server,
+        listen: args.listen,
+        log: args.log.clone(),
+    };
     let identity = data_dir.identity()?;
     let fingerprint = identity.public_key().fingerprint();
-    let runtime = runtime()?;
-    runtime.block_on(async {
-        let (server_url, embedded, advertised) = match &args.server {
-            Some(url) => {
-                let server = parse_server(url)?;
-                (server.clone(), None, Some(server))
-            }
-            None => {
-                let embedded = start_embedded(args.listen)
-                    .await
-                    .map_err(CliError::Network)?;
-                (
-                    parse_server(&embedded.local_url)?,
-                    Some(embedded.server),
-                    Some(ServerUrl::from_socket_addr(embedded.advertised)),
-                )
-            }
-        };
-        let terms = HostTerms {
-            proposal,
-            deadline_secs: args.deadline,
-        };
-        let register = data_dir.register(&identity.public_key());
-        let hosted = game_setup::host(identity, &args.name, terms, &server_url, advertised)
-            .map_err(|e| CliError::Random(e.to_string()))?;
-        let (code, mut session, url) = (hosted.code, hosted.session, hosted.room_url);
-        let mut stdout = std::io::stdout();
-        let _ = writeln!(stdout, "{code}");
-        let _ = stdout.flush();
-        let log = match &args.log {
-            Some(path) => path.clone(),
-            None => default_log(data_dir, code.room())?,
-        };
-        write_room_file(&log, &url, embedded.as_ref().map(|s| s.addr))?;
-        session.set_register(register.for_log(&log));
-        eprintln!("room code {code} — waiting for the opponent (your key {fingerprint})");
-        if let Some(link) = code.invite_link() {
-            eprintln!("invite link (carries your whole key): {link}");
-        }
-        eprintln!("{}", crate::net::room_code::WHAT_A_CODE_PROTECTS);
-        let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
-        let config = args.play.driver_config(url, log, None);
-        // Spectators follow the game in a stand-alone server's mailbox.
-        let watch = embedded.is_none().then(|| server_url.clone());
-        let result = play(
-            Driver::new(session, writer, config),
-            &args.play,
-            watch,
-            None,
-        )
-        .await;
-        if let Some(server) = embedded {
-            server.shutdown_handle().shutdown();
-        }
-        result
-    })
-}
-
-fn write_room_file(log: &Path, url: &str, embedded: Option<SocketAddr>) -> Result<(), CliError> {
-    RoomFile::new(url.to_string(), embedded)
-        .write(log)
-        .map_err(|e| CliError::Network(format!("{}: {e}", RoomFile::path(log).display())))
+    let game = start(&runtime, how, identity, data_dir)?;
+    let code = game.code.clone().expect("a hosted game has a code");
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(stdout, "{code}");
+    let _ = stdout.flush();
+    eprintln!("room code {code} — waiting for the opponent (your key {fingerprint})");
+    if let Some(link) = code.invite_link() {
+        eprintln!("invite link (carries your whole key): {link}");
+    }
+    eprintln!("{}", crate::net::room_code::WHAT_A_CODE_PROTECTS);
+    let config = args.play.driver_config(game.room_url, game.log, None);
+    // Spectators follow the game in a stand-alone server's mailbox.
+    let watch = game.watch_server;
+    let embedded = game.embedded;
+    let result = runtime.block_on(play(
+        Driver::new(game.session, game.writer, config),
+        &args.play,
+        watch,
+        None,
+    ));
+    StartedGame::stop_server(embedded);
+    result
 }
 
 /// Runs `reversi join`.
 pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
-    let code: RoomCode = args
-        .code
-        .parse()
-        .map_err(|e| CliError::Network(format!("{e}")))?;
-    let chosen = args.server.as_deref().map(parse_server).transpose()?;
-    let server_url = game_setup::join_server(
-        &code,
-        chosen,
-        None,
-        "pass --server ws://HOST:PORT (the host's signaling server)",
-    )
-    .map_err(|e| CliError::Network(e.to_string()))?;
+    let code: RoomCode = args.code.parse()?;
+    let server = args.server.as_deref().map(parse_server).transpose()?;
     if args.detach {
+        let server = game_setup::join_server(&code, server, None, NO_SERVER)?;
         return super::correspondence_commands::join_detached(
             data_dir,
             &code,
-            server_url,
+            server,
             &args.name,
             args.log.as_deref(),
         );
     }
-    let identity = data_dir.identity()?;
-    let log = match &args.log {
-        Some(path) => path.clone(),
-        None => default_log(data_dir, code.room())?,
+    let runtime = runtime()?;
+    let how = GameStart::Join {
+        name: args.name.clone(),
+        code,
+        server,
+        no_server_hint: NO_SERVER,
+        log: args.log.clone(),
     };
-    let register = data_dir.register_for(&identity, &log);
-    let (mut session, url) = game_setup::join(identity, &args.name, &code, &server_url)
-        .map_err(|e| CliError::Network(e.to_string()))?;
-    session.set_register(register);
-    write_room_file(&log, &url, None)?;
-    let writer = LogWriter::create(&log).map_err(CliError::LogFile)?;
-    let config = args.play.driver_config(url, log, Some(args.wait));
-    runtime()?.block_on(play(
-        Driver::new(session, writer, config),
+    let game = start(&runtime, how, data_dir.identity()?, data_dir)?;
+    let config = args
+        .play
+        .driver_config(game.room_url, game.log, Some(args.wait));
+    runtime.block_on(play(
+        Driver::new(game.session, game.writer, config),
         &args.play,
         None,
         None,
     ))
 }
 
+/// Where `join` names a server when the code names none.
+const NO_SERVER: &str = "pass --server ws://HOST:PORT (the host's signaling server)";
+
 /// `reversi rematch LOG`: proposes a new game with the same rules to the
 /// opponent of a finished game (or, with `--wait`, answers theirs), in a
 /// room both derive from the old one, and plays it.
 pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliError> {
-    let identity = data_dir.identity()?;
-    let register = data_dir.register(&identity.public_key());
-    let setup = crate::net::rematch::set_up(&args.log, identity, args.new_log.clone(), !args.wait)
-        .map_err(|e| CliError::Network(e.to_string()))?;
+    let runtime = runtime()?;
+    let how = GameStart::Rematch {
+        old_log: args.log.clone(),
+        new_log: args.new_log.clone(),
+        propose: !args.wait,
+    };
+    let game = start(&runtime, how, data_dir.identity()?, data_dir)?;
     eprintln!(
         "{} a rematch with {}",
         if args.wait {
@@ -343,101 +311,80 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
         } else {
             "proposing"
         },
-        setup.opponent
+        game.opponent.as_deref().unwrap_or_default()
     );
-    let (mut session, writer, log, embedded_addr) =
-        (setup.session, setup.writer, setup.log, setup.embedded);
-    session.set_register(register.for_log(&log));
-    let config = args.play.driver_config(setup.room_url, log.clone(), None);
+    let log = game.log.clone();
+    let config = args.play.driver_config(game.room_url, game.log, None);
     let answer = match (args.accept, args.decline) {
         (true, _) => Some(true),
         (_, true) => Some(false),
         _ => None,
     };
-    runtime()?.block_on(async {
-        let embedded = restart_embedded(embedded_addr)
-            .await
-            .map_err(CliError::Network)?;
-        let result = play(
-            Driver::new(session, writer, config),
-            &args.play,
-            None,
-            answer,
-        )
-        .await;
-        if let Some(server) = embedded {
-            server.shutdown_handle().shutdown();
-        }
-        match result {
-            Ok(text) => Ok(format!("{text}log: {}\n", log.display())),
-            Err(CliError::Game(DriverError::Halted(HaltReason::RematchDeclined))) if args.wait => {
-                crate::net::rematch::discard(&log);
+    let embedded = game.embedded;
+    let result = runtime.block_on(play(
+        Driver::new(game.session, game.writer, config),
+        &args.play,
+        None,
+        answer,
+    ));
+    StartedGame::stop_server(embedded);
+    match result {
+        Ok(text) => Ok(format!("{text}log: {}\n", log.display())),
+        Err(CliError::Game(DriverError::Halted(HaltReason::RematchDeclined))) => {
+            // A proposal nobody accepted is no game.
+            crate::net::rematch::discard(&log);
+            if args.wait {
                 Ok("you declined the rematch\n".to_string())
+            } else {
+                Err(CliError::RematchDeclined)
             }
-            Err(CliError::Game(DriverError::Halted(HaltReason::RematchDeclined))) => {
-                crate::net::rematch::discard(&log);
-                Err(CliError::Network(
-                    "the opponent declined the rematch".to_string(),
-                ))
-            }
-            Err(e) => Err(e),
         }
-    })
+        Err(e) => Err(e),
+    }
 }
 
 /// Runs `reversi resume`.
 pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError> {
-    let loaded = read_log(&args.log).map_err(CliError::LogFile)?;
-    let identity = data_dir.identity()?;
-    let register = data_dir.register(&identity.public_key());
-    let mut writer = LogWriter::open_append(&args.log, &loaded).map_err(CliError::LogFile)?;
-    let mut records = loaded.records.clone();
-    let put_back = register
-        .put_back_lost(&args.log, &mut records, &mut writer)
-        .map_err(CliError::LogFile)?;
-    if let Some(seq) = put_back {
+    // Checked like host's and join's (`https://` becomes `wss://`).
+    let server = args.server.as_deref().map(parse_server).transpose()?;
+    let runtime = runtime()?;
+    let how = GameStart::Resume {
+        log: args.log.clone(),
+        server,
+    };
+    let game = match start(&runtime, how, data_dir.identity()?, data_dir) {
+        Err(CliError::Start(GameStartError::NoRoom(_))) => {
+            return Err(CliError::NothingRecorded {
+                what: "room",
+                log: args.log.clone(),
+            });
+        }
+        other => other?,
+    };
+    if let Some(seq) = game.put_back {
         eprintln!(
             "record {seq} was signed and registered, but the program stopped before logging it: put back"
         );
     }
-    let mut session = game_setup::resume(identity, records, false)
-        .map_err(|e| CliError::Network(e.to_string()))?;
-    session.set_register(register.for_log(&args.log));
     // A finished game is resumed too: to deliver the last records to an
     // opponent who may not have them (the driver leaves once they are
     // confirmed, or after a minute).
-    if let Some(outcome) = session.outcome() {
+    if let Some(outcome) = game.session.outcome() {
         eprintln!(
             "the game is over ({}): making sure the opponent has every record",
             outcome
         );
     }
-    let room = RoomFile::read(&args.log);
-    let stored_url = room.room_url().map(str::to_string);
-    let room_name = room.room();
-    let url = match (&args.server, stored_url, room_name) {
-        // Checked like host's and join's (`https://` becomes `wss://`).
-        (Some(server), _, Some(room)) => parse_server(server)?.room_url(&room),
-        (None, Some(url), _) => url,
-        _ => {
-            return Err(CliError::Network(format!(
-                "no room is recorded beside the log ({}); pass --server",
-                RoomFile::path(&args.log).display()
-            )));
-        }
-    };
-    let embedded_addr = room.embedded();
-    let config = args.play.driver_config(url, args.log.clone(), None);
-    runtime()?.block_on(async {
-        let embedded = restart_embedded(embedded_addr)
-            .await
-            .map_err(CliError::Network)?;
-        let result = play(Driver::new(session, writer, config), &args.play, None, None).await;
-        if let Some(server) = embedded {
-            server.shutdown_handle().shutdown();
-        }
-        result
-    })
+    let config = args.play.driver_config(game.room_url, game.log, None);
+    let embedded = game.embedded;
+    let result = runtime.block_on(play(
+        Driver::new(game.session, game.writer, config),
+        &args.play,
+        None,
+        None,
+    ));
+    StartedGame::stop_server(embedded);
+    result
 }
 
 /// The async runtime the network commands run in.
@@ -446,7 +393,7 @@ pub(super) fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| CliError::Network(format!("cannot start the async runtime: {e}")))
+        .map_err(CliError::Runtime)
 }
 
 /// Plays the game to its end, reporting on standard error; with `watch`,

@@ -199,19 +199,12 @@ fn state_json(v: &MatchVerifier, now_ms: u64) -> Value {
 
 /// Runs `reversi watch`.
 pub fn run(args: &WatchArgs) -> Result<String, CliError> {
-    let code: WatchCode = args
-        .code
-        .parse()
-        .map_err(|e: crate::net::watch::WatchCodeError| CliError::Network(e.to_string()))?;
+    let code: WatchCode = args.code.parse()?;
     let runtime = runtime()?;
     let mut watcher = Watcher::new(code);
     if args.once {
-        runtime
-            .block_on(watcher.fetch())
-            .map_err(|e| CliError::Network(e.to_string()))?;
-        let v = watcher
-            .verifier()
-            .ok_or_else(|| CliError::Network("the mailbox holds no record of this game".into()))?;
+        runtime.block_on(watcher.fetch())?;
+        let v = watcher.verifier().ok_or(CliError::NothingToWatch)?;
         return Ok(if args.json {
             format!("{}\n", state_json(v, clock_ms()?))
         } else {
@@ -237,7 +230,7 @@ pub fn run(args: &WatchArgs) -> Result<String, CliError> {
                     Instant::now()
                 });
                 if since.elapsed() >= APPEAR_WITHIN {
-                    return Err(CliError::Network(e.to_string()));
+                    return Err(e.into());
                 }
             }
             Err(WatchError::Mailbox(e)) => {
@@ -246,7 +239,7 @@ pub fn run(args: &WatchArgs) -> Result<String, CliError> {
                 }
                 unreachable = true;
             }
-            Err(e) => return Err(CliError::Network(e.to_string())),
+            Err(e) => return Err(e.into()),
         }
         if let Some(v) = watcher.verifier() {
             let new = &watcher.records()[shown..];

@@ -8,7 +8,10 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::match_log::{Identity, PublicKey};
+use crate::match_log::log_file::{LogFileError, LogWriter};
+use crate::match_log::{Identity, PublicKey, Record};
+use crate::net::native_game::{GameFiles, GameFolderError};
+use crate::net::signing_register::SharedRegister;
 
 pub mod register;
 
@@ -137,6 +140,18 @@ impl DataDir {
     /// Where games' logs go unless the player names another place.
     pub fn games_dir(&self) -> PathBuf {
         self.path.join("games")
+    }
+
+    /// The log of a new game in `room`: `DATA_DIR/games/ROOM.log`, the
+    /// folder made if needed. Every new game's log that the player does not
+    /// place themselves goes here.
+    pub fn new_game_log(&self, room: &str) -> Result<PathBuf, GameFolderError> {
+        let dir = self.games_dir();
+        fs::create_dir_all(&dir).map_err(|source| GameFolderError {
+            path: dir.clone(),
+            source,
+        })?;
+        Ok(dir.join(format!("{room}.log")))
     }
 
     /// The register of `key`'s games: their homes and what it signed.
@@ -285,6 +300,26 @@ fn write_key_atomically(path: &Path, identity: &Identity) -> Result<(), DataDirE
         let _ = dir.sync_all();
     }
     Ok(())
+}
+
+impl GameFiles for DataDir {
+    fn new_game_log(&self, room: &str) -> Result<PathBuf, GameFolderError> {
+        DataDir::new_game_log(self, room)
+    }
+
+    fn register_for(&self, key: &PublicKey, log: &Path) -> SharedRegister {
+        self.register(key).for_log(log)
+    }
+
+    fn put_back_lost(
+        &self,
+        key: &PublicKey,
+        log: &Path,
+        records: &mut Vec<Record>,
+        writer: &mut LogWriter,
+    ) -> Result<Option<u32>, LogFileError> {
+        self.register(key).put_back_lost(log, records, writer)
+    }
 }
 
 #[cfg(test)]

@@ -6,13 +6,17 @@
 
 use std::net::{IpAddr, SocketAddr};
 
+use reversi_signaling::{RunningServer, StartError};
+
+use super::server_url::ServerUrl;
+
 /// A running embedded server and the addresses to reach it.
 #[derive(Debug)]
 pub struct EmbeddedServer {
     /// The server (shut it down when the game ends).
-    pub server: reversi_signaling::RunningServer,
-    /// `ws://` URL this program connects to.
-    pub local_url: String,
+    pub server: RunningServer,
+    /// The address this program connects to.
+    pub local: ServerUrl,
     /// The address to put in the room code for the guest.
     pub advertised: SocketAddr,
 }
@@ -44,7 +48,7 @@ pub fn built_in_bundle() -> Option<reversi_signaling::web_assets::WebAssets> {
 /// Starts the server on `listen` or, if that port is taken, on any free
 /// port of the same address. With an unspecified address (`0.0.0.0`) the
 /// code advertises this machine's LAN address.
-pub async fn start_embedded(listen: SocketAddr) -> Result<EmbeddedServer, String> {
+pub async fn start_embedded(listen: SocketAddr) -> Result<EmbeddedServer, StartError> {
     let config = reversi_signaling::Config {
         web: built_in_bundle(),
         ..reversi_signaling::Config::default()
@@ -52,9 +56,7 @@ pub async fn start_embedded(listen: SocketAddr) -> Result<EmbeddedServer, String
     let retry = config.clone();
     let server = match reversi_signaling::start(listen, config).await {
         Ok(server) => server,
-        Err(_) => reversi_signaling::start(SocketAddr::new(listen.ip(), 0), retry)
-            .await
-            .map_err(|e| e.to_string())?,
+        Err(_) => reversi_signaling::start(SocketAddr::new(listen.ip(), 0), retry).await?,
     };
     let port = server.addr.port();
     let (local, advertised) = if listen.ip().is_unspecified() {
@@ -63,7 +65,7 @@ pub async fn start_embedded(listen: SocketAddr) -> Result<EmbeddedServer, String
         (listen.ip(), listen.ip())
     };
     Ok(EmbeddedServer {
-        local_url: format!("ws://{}", SocketAddr::new(local, port)),
+        local: ServerUrl::from_socket_addr(SocketAddr::new(local, port)),
         advertised: SocketAddr::new(advertised, port),
         server,
     })
@@ -74,7 +76,7 @@ pub async fn start_embedded(listen: SocketAddr) -> Result<EmbeddedServer, String
 /// for a host resuming a game, or meeting its opponent for a rematch.
 pub async fn restart_embedded(
     was: Option<SocketAddr>,
-) -> Result<Option<reversi_signaling::RunningServer>, String> {
+) -> Result<Option<RunningServer>, StartError> {
     match was {
         Some(addr) => Ok(Some(
             start_embedded(SocketAddr::new(IpAddr::from([0, 0, 0, 0]), addr.port()))

@@ -28,6 +28,8 @@ pub mod leaderboard;
 pub mod mailbox;
 pub mod mailbox_sync;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod native_game;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod rematch;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod room_file;
