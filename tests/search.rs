@@ -4,7 +4,8 @@ mod support;
 
 use proptest::prelude::*;
 use reversi::cli::rule_args::RuleArgs;
-use reversi::cli::solve_command::{LinePosition, parse_positions, solve_line};
+use reversi::cli::solve_command::{parse_positions, solve_line};
+use reversi::engine::obf::ObfState;
 use reversi::random_player::RandomPlayer;
 use reversi::search::board::Board;
 use reversi::search::{Budget, Limits, Score, Searcher, hint, probcut};
@@ -199,7 +200,7 @@ fn a_tight_supply_really_runs_out_in_the_tested_positions() {
 fn hint_gives_a_legal_move_and_an_exact_score_near_the_end() {
     let text = std::fs::read_to_string("tests/data/ffo/fforum-1-19.obf").unwrap();
     let items = parse_positions(&text, &RuleArgs::default()).unwrap();
-    let LinePosition::Game(first) = &items[0].position else {
+    let ObfState::Game(first) = &items[0].state else {
         panic!("FFO #1 is playable")
     };
     let thought = hint(first, 0).unwrap();

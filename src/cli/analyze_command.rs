@@ -48,16 +48,17 @@ fn read_game(args: &AnalyzeArgs) -> Result<(Rules, Vec<Square>, Source), CliErro
         return Ok((args.rules.rules()?, moves, Source::Transcript));
     }
     if args.rules.rules()? != Rules::default() {
-        return Err(CliError::Positions(format!(
-            "{}: a file carries its rules; the rule flags are for a transcript",
-            path.display()
-        )));
+        return Err(CliError::RulesWithFile {
+            path: path.to_path_buf(),
+        });
     }
     let bytes = read_bounded(path).map_err(CliError::LogFile)?;
     if bytes.trim_ascii_start().starts_with(b"(;") {
         let text = String::from_utf8_lossy(&bytes);
-        let game = parse_ggf(&text)
-            .map_err(|e| CliError::Positions(format!("{}: {e}", path.display())))?;
+        let game = parse_ggf(&text).map_err(|source| CliError::Ggf {
+            path: path.to_path_buf(),
+            source,
+        })?;
         return Ok((game.rules, game.moves, Source::Ggf));
     }
     let (_, verifier) = audit_log_bytes(&bytes)?;

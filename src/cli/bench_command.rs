@@ -91,7 +91,7 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
 
     // FFO 40–49.
     if args.ffo > 0 {
-        let all = parse_positions(FFO_40_59, &RuleArgs::default()).map_err(CliError::Positions)?;
+        let all = parse_positions(FFO_40_59, &RuleArgs::default())?;
         let items = &all[..(args.ffo as usize).min(all.len())];
         let mut per_position: Vec<Vec<f64>> = vec![Vec::new(); items.len()];
         let mut totals = Vec::new();

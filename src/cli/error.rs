@@ -177,9 +177,49 @@ pub enum CliError {
     /// An identity cannot be exported or imported.
     #[error("{0}")]
     Identity(String),
-    /// A positions file cannot be read or has a malformed line.
-    #[error("{0}")]
-    Positions(String),
+    /// A positions file has a line that is not a position, or that the
+    /// rules refuse.
+    #[error("{}: {source}", path.display())]
+    Positions {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: crate::engine::obf::ObfError,
+    },
+    /// Positions text (not from a named file) is refused.
+    #[error(transparent)]
+    Obf(#[from] crate::engine::obf::ObfError),
+    /// A file that should be text is not UTF-8.
+    #[error("{}: not UTF-8 text", path.display())]
+    NotText {
+        /// The file.
+        path: PathBuf,
+    },
+    /// `reversi solve --setup`: the positions come from the file.
+    #[error("--setup does not apply to solve: the positions come from the file")]
+    SetupInSolve,
+    /// A position of the free or double opening, still placing discs.
+    #[error(
+        "the free and double openings place discs without flipping; solve positions after the opening"
+    )]
+    SolveInOpening,
+    /// A file was given with rule flags, but a file carries its own rules.
+    #[error("{}: a file carries its rules; the rule flags are for a transcript", path.display())]
+    RulesWithFile {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A GGF file cannot be read.
+    #[error("{}: {source}", path.display())]
+    Ggf {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: crate::engine::GgfError,
+    },
+    /// `reversi ladder --from` is not below `--to`.
+    #[error("--from must be below --to")]
+    LadderRange,
     /// Two logs of one game disagree (the text is the full report).
     #[error("{0}")]
     Disputed(String),

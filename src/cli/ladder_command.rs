@@ -59,7 +59,7 @@ pub fn format_row(r: &PairResult) -> String {
 /// Runs `reversi ladder`.
 pub fn run(args: &LadderArgs) -> Result<String, CliError> {
     if args.from >= args.to {
-        return Err(CliError::Positions("--from must be below --to".to_string()));
+        return Err(CliError::LadderRange);
     }
     let rules = args.rules.rules()?;
     println!(

@@ -75,14 +75,19 @@ impl RuleArgs {
     /// Checked rules for the options of these flags and the start `setup`
     /// (with any `--walls` added; `--setup` is not used).
     pub fn rules_from(&self, mut setup: Setup) -> Result<Rules, RuleArgsError> {
-        let options = self.options();
-        if let Some(list) = self.walls.as_deref().filter(|l| !l.trim().is_empty()) {
-            let walls = list
+        let walls = self.walls()?;
+        setup.walls = Bitboard(setup.walls.0 | walls.0);
+        Ok(Rules::new(self.options(), setup)?)
+    }
+
+    /// The squares `--walls` names (none without the flag).
+    pub fn walls(&self) -> Result<Bitboard, RuleArgsError> {
+        match self.walls.as_deref().filter(|l| !l.trim().is_empty()) {
+            Some(list) => Ok(list
                 .split(',')
                 .map(|name| name.trim().parse::<Square>())
-                .collect::<Result<Bitboard, _>>()?;
-            setup.walls = Bitboard(setup.walls.0 | walls.0);
+                .collect::<Result<Bitboard, _>>()?),
+            None => Ok(Bitboard::EMPTY),
         }
-        Ok(Rules::new(options, setup)?)
     }
 }

@@ -15,13 +15,12 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::CliError;
-use super::rule_args::{RuleArgs, RuleArgsError};
-use crate::engine::{Color, Position, Setup, SetupError, Square};
+use super::rule_args::RuleArgs;
+use crate::engine::Square;
+use crate::engine::obf::{MAX_OBF_BYTES, ObfPosition, ObfState, parse_obf};
 use crate::search::board::Board;
 use crate::search::{Budget, Searcher};
 
-/// Largest positions file read (a few thousand lines is already hours of work).
-const MAX_FILE_BYTES: u64 = 4 << 20;
 /// Transposition table size per thread: 2^22 entries, 64 MiB.
 const TABLE_BITS: u32 = 22;
 
@@ -41,26 +40,6 @@ pub struct SolveArgs {
     /// Positions solved at once, each on `--threads` threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: u32,
-}
-
-/// One position to solve, as read from the file.
-#[derive(Debug, Clone)]
-pub struct PositionLine {
-    /// 1-based line number in the file.
-    pub line: usize,
-    /// The side to move as written.
-    pub side: Color,
-    /// The position to solve.
-    pub position: LinePosition,
-}
-
-/// A position from the file: playable, or already finished.
-#[derive(Debug, Clone)]
-pub enum LinePosition {
-    /// A checked position (any forced pass already applied).
-    Game(Position),
-    /// Neither side can move: the final score for the side as written.
-    Finished(i32),
 }
 
 /// The answer for one line.
@@ -100,54 +79,22 @@ impl LineResult {
     }
 }
 
-/// Parses the lines of a positions file under the rule flags; blank lines
-/// and lines starting with `%` or `#!` comments are skipped. The error
-/// names the first bad line.
-pub fn parse_positions(text: &str, rules: &RuleArgs) -> Result<Vec<PositionLine>, String> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let content = raw.split(';').next().unwrap_or("").trim();
-        if content.is_empty() || content.starts_with('%') {
-            continue;
-        }
-        let setup: Setup = content.parse().map_err(|e| format!("line {line}: {e}"))?;
-        let side = setup.to_move;
-        let position = match rules.rules_from(setup) {
-            Ok(checked) => LinePosition::Game(checked.start_position()),
-            Err(RuleArgsError::Invalid(SetupError::NoLegalMove)) => {
-                let (black, white) = (setup.black.count() as i32, setup.white.count() as i32);
-                let (own, other) = match side {
-                    Color::Black => (black, white),
-                    Color::White => (white, black),
-                };
-                let empties = 64 - own - other - setup.walls.count() as i32;
-                let raw = own - other;
-                LinePosition::Finished(raw + raw.signum() * empties)
-            }
-            Err(e) => return Err(format!("line {line}: {e}")),
-        };
-        out.push(PositionLine {
-            line,
-            side,
-            position,
-        });
-    }
-    if out.is_empty() {
-        return Err("no positions in the file".to_string());
-    }
-    Ok(out)
+/// Reads the positions of an `.obf` text under the rule flags (see
+/// [`parse_obf`]).
+pub fn parse_positions(text: &str, rules: &RuleArgs) -> Result<Vec<ObfPosition>, CliError> {
+    let options = rules.options();
+    Ok(parse_obf(text, options, rules.walls()?)?)
 }
 
 /// Solves one position exactly (no budget). The searcher's tables are
 /// cleared first, so the node count does not depend on what was solved
 /// before (or on which thread).
-pub fn solve_line(searcher: &mut Searcher, item: &PositionLine, threads: usize) -> LineResult {
+pub fn solve_line(searcher: &mut Searcher, item: &ObfPosition, threads: usize) -> LineResult {
     searcher.clear();
     let started = Instant::now();
-    let position = match &item.position {
-        LinePosition::Game(position) => position,
-        &LinePosition::Finished(score) => {
+    let position = match &item.state {
+        ObfState::Game(position) => position,
+        &ObfState::Finished(score) => {
             return LineResult {
                 best: None,
                 over: true,
@@ -186,24 +133,28 @@ pub fn solve_line(searcher: &mut Searcher, item: &PositionLine, threads: usize) 
 /// Runs `reversi solve`.
 pub fn run(args: &SolveArgs) -> Result<String, CliError> {
     if args.rules.setup.is_some() {
-        return Err(CliError::Positions(
-            "--setup does not apply to solve: the positions come from the file".to_string(),
-        ));
+        return Err(CliError::SetupInSolve);
     }
-    let name = args.file.display();
-    let bytes =
-        read_limited(&args.file).map_err(|e| CliError::Positions(format!("{name}: {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| CliError::Positions(format!("{name}: not UTF-8 text")))?;
-    let items = parse_positions(&text, &args.rules)
-        .map_err(|e| CliError::Positions(format!("{name}: {e}")))?;
-    if items.iter().any(
-        |item| matches!(&item.position, LinePosition::Game(p) if p.opening_placements_left() > 0),
-    ) {
-        return Err(CliError::Positions(
-            "the free and double openings place discs without flipping; solve positions after the opening"
-                .to_string(),
-        ));
+    let file = || args.file.clone();
+    let bytes = read_limited(&args.file).map_err(|source| CliError::File {
+        path: file(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| CliError::NotText { path: file() })?;
+    let items = match parse_positions(&text, &args.rules) {
+        Err(CliError::Obf(source)) => {
+            return Err(CliError::Positions {
+                path: file(),
+                source,
+            });
+        }
+        other => other?,
+    };
+    if items
+        .iter()
+        .any(|item| matches!(&item.state, ObfState::Game(p) if p.opening_placements_left() > 0))
+    {
+        return Err(CliError::SolveInOpening);
     }
 
     let started = Instant::now();
@@ -263,38 +214,13 @@ fn read_limited(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+    file.take(MAX_OBF_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > MAX_OBF_BYTES {
         return Err(std::io::Error::other(format!(
             "larger than {} MiB",
-            MAX_FILE_BYTES >> 20
+            MAX_OBF_BYTES >> 20
         )));
     }
     Ok(bytes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn any_text_is_parsed_or_refused_without_a_panic(text in "\\PC{0,200}") {
-            let _ = parse_positions(&text, &RuleArgs::default());
-        }
-
-        #[test]
-        fn near_positions_are_parsed_or_refused_with_the_line(
-            cells in "[XO#xo.Q-]{60,68}",
-            side in "[XOZ ]{0,2}",
-            annotation in ";?[ -~]{0,20}",
-        ) {
-            let text = format!("\n{cells} {side}{annotation}\n");
-            match parse_positions(&text, &RuleArgs::default()) {
-                Ok(items) => prop_assert_eq!(items[0].line, 2),
-                Err(e) => prop_assert!(e.contains("line 2"), "{}", e),
-            }
-        }
-    }
 }
