@@ -17,7 +17,7 @@ use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::net::driver::{Action, Driver, DriverConfig, Mover};
 use reversi::net::session::{Event, HostTerms, Session};
 use reversi::net::transport::IceServers;
-use reversi::random_player::{RandomPlayer, SplitMix64};
+use reversi::random_player::RandomPlayer;
 
 const MOVES: usize = 1000;
 
@@ -41,7 +41,7 @@ impl Mover for TimedMover {
 }
 
 fn identity(seed: u64) -> Identity {
-    Identity::from_secret_bytes(&SplitMix64::new(seed).bytes32())
+    Identity::from_seed(seed)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {

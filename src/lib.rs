@@ -38,10 +38,9 @@ pub mod identity_export;
 pub mod nboard;
 pub mod net;
 pub mod platform;
-pub mod random_player;
 pub mod search;
 pub mod thinking;
 
-pub use reversi_core::{engine, match_log, membership, ratings};
+pub use reversi_core::{engine, match_log, membership, random_player, ratings};
 
 pub use engine::*;

@@ -52,16 +52,13 @@ fn mailbox_server(
     runtime: &tokio::runtime::Runtime,
     leaderboard: bool,
 ) -> reversi_signaling::RunningServer {
-    runtime
-        .block_on(reversi_signaling::start(
-            "127.0.0.1:0".parse().unwrap(),
-            reversi_signaling::Config {
-                mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
-                leaderboard,
-                ..Default::default()
-            },
-        ))
-        .unwrap()
+    runtime.block_on(support::signaling_server::in_process(
+        reversi_signaling::Config {
+            mailbox: Some(reversi_signaling::mailbox::MailboxConfig::default()),
+            leaderboard,
+            ..Default::default()
+        },
+    ))
 }
 
 /// `reversi --data-dir DIR/DATA ARGS`, which must succeed: its stdout.
@@ -622,12 +619,7 @@ fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
     let dir_a = TempDir::new("e2e-host");
     let dir_b = TempDir::new("e2e-guest");
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let server = runtime
-        .block_on(reversi_signaling::start(
-            "127.0.0.1:0".parse().unwrap(),
-            Default::default(),
-        ))
-        .unwrap();
+    let server = runtime.block_on(support::signaling_server::in_process(Default::default()));
     let settings = Settings {
         server_url: format!("ws://{}", server.addr),
         ..light()

@@ -6,32 +6,25 @@
 
 #![cfg(target_os = "linux")]
 
-#[path = "support/nat_lab.rs"]
-mod nat_lab;
+mod support;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use nat_lab::{Home, Lab, Nat, Process};
+use support::nat_lab::{self, Home, Lab, Nat, Process};
 
 /// One lab at a time: they share addresses, and on 2 cores parallel games
 /// starve each other's connection checks.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn reversi() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_reversi"))
+    support::reversi_binary().to_path_buf()
 }
 
 fn signaling() -> PathBuf {
-    let path = reversi().with_file_name("reversi-signaling");
-    assert!(
-        path.exists(),
-        "{} is missing: build the workspace (cargo build --release --workspace)",
-        path.display()
-    );
-    path
+    support::signaling_server::server_binary()
 }
 
 /// A fresh folder for one test's logs, kept when the test fails.

@@ -21,7 +21,6 @@ use reversi::net::room_code::Invitation;
 use reversi::net::session::{Event, HaltReason, HostTerms, Output, Session};
 use reversi::net::transport::{IceServers, Transport, TransportEvent};
 use reversi::net::wire::WireMessage;
-use reversi::random_player::SplitMix64;
 
 /// One WebRTC game at a time: on a 2-core machine parallel games starve
 /// each other's connection checks.
@@ -119,7 +118,7 @@ impl Mover for FirstMoveOnly {
 }
 
 fn identity(seed: u64) -> Identity {
-    Identity::from_secret_bytes(&SplitMix64::new(seed).bytes32())
+    Identity::from_seed(seed)
 }
 
 fn config(url: &str, log: PathBuf, delay: Duration) -> DriverConfig {
@@ -172,9 +171,7 @@ fn guest_driver(dir: &TempDir, url: &str, delay: Duration) -> Driver {
 }
 
 async fn server() -> reversi_signaling::RunningServer {
-    reversi_signaling::start("127.0.0.1:0".parse().unwrap(), Default::default())
-        .await
-        .unwrap()
+    support::signaling_server::in_process(Default::default()).await
 }
 
 fn same_logs(dir: &TempDir) {

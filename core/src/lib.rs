@@ -7,6 +7,7 @@
 pub mod engine;
 pub mod match_log;
 pub mod membership;
+pub mod random_player;
 pub mod ratings;
 
 pub use engine::*;

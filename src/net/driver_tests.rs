@@ -20,7 +20,6 @@ use crate::match_log::{Identity, Record, verify_log};
 use crate::net::link::{BACKOFF_FIRST, BACKOFF_MAX, SILENCE_LIMIT};
 use crate::net::session::HostTerms;
 use crate::net::transport::RoomStatus;
-use crate::random_player::SplitMix64;
 
 const ROOM: &str = "memory://test/room";
 
@@ -350,10 +349,6 @@ impl<F: FnMut(usize)> Mover for FirstLegal<F> {
     }
 }
 
-fn identity(seed: u64) -> Identity {
-    Identity::from_secret_bytes(&SplitMix64::new(seed).bytes32())
-}
-
 fn config() -> DriverConfig {
     DriverConfig {
         room_url: ROOM.to_string(),
@@ -400,7 +395,7 @@ fn host_session() -> Session {
         proposal: RulesProposal::fixed(Rules::default()),
         deadline_secs: 3600,
     };
-    Session::host(identity(1), "Ann".into(), terms, &invite())
+    Session::host(Identity::from_seed(1), "Ann".into(), terms, &invite())
 }
 
 /// The secret of the code the host gives out.
@@ -410,8 +405,9 @@ fn invite() -> crate::match_log::invite::InviteSecret {
 
 /// A guest of the host above, with its code.
 fn guest_with(seed: u64, name: &str) -> Session {
-    let code = crate::net::room_code::Invitation::typed(invite(), &identity(1).public_key());
-    Session::guest(identity(seed), name.into(), code)
+    let code =
+        crate::net::room_code::Invitation::typed(invite(), &Identity::from_seed(1).public_key());
+    Session::guest(Identity::from_seed(seed), name.into(), code)
 }
 
 fn guest_session() -> Session {
@@ -615,7 +611,8 @@ fn a_guest_that_crashed_comes_back_from_its_log_and_the_game_completes() {
         drop(first);
         clock.sleep(Duration::from_secs(5)).await;
         let records = store.records();
-        let session = crate::net::game_setup::resume(identity(2), records, true).unwrap();
+        let session =
+            crate::net::game_setup::resume(Identity::from_seed(2), records, true).unwrap();
         assert!(
             session.waiting_for_heads(),
             "a resumed side signs nothing yet"

@@ -119,11 +119,6 @@ mod tests {
     use super::*;
     use crate::engine::Rules;
     use crate::match_log::rules_proposal::RulesProposal;
-    use crate::random_player::SplitMix64;
-
-    fn identity(seed: u64) -> Identity {
-        Identity::from_secret_bytes(&SplitMix64::new(seed).bytes32())
-    }
 
     fn server(text: &str) -> ServerUrl {
         ServerUrl::parse(text).unwrap()
@@ -137,22 +132,33 @@ mod tests {
         };
         let local = server("ws://127.0.0.1:3536");
         let lan = server("ws://192.168.1.5:3536");
-        let hosted = host(identity(1), "Ann", terms, &local, Some(lan.clone())).unwrap();
+        let hosted = host(
+            Identity::from_seed(1),
+            "Ann",
+            terms,
+            &local,
+            Some(lan.clone()),
+        )
+        .unwrap();
         assert_eq!(hosted.code.server(), Some(&lan));
-        assert!(hosted.code.matches_host(&identity(1).public_key()));
+        assert!(
+            hosted
+                .code
+                .matches_host(&Identity::from_seed(1).public_key())
+        );
         assert_eq!(
             hosted.room_url,
             format!("ws://127.0.0.1:3536/{}", hosted.code.room())
         );
         // The guest's session for that code meets the host in the same room.
         let code: RoomCode = hosted.code.to_string().parse().unwrap();
-        let (_, url) = join(identity(2), "Ben", &code, &local).unwrap();
+        let (_, url) = join(Identity::from_seed(2), "Ben", &code, &local).unwrap();
         assert_eq!(url, hosted.room_url);
     }
 
     #[test]
     fn a_guest_meets_the_host_through_the_chosen_server_then_the_codes_then_the_fallback() {
-        let ann = identity(1).public_key();
+        let ann = Identity::from_seed(1).public_key();
         let named: RoomCode = RoomCode::generate(&ann, Some(server("ws://10.0.0.1:1")))
             .unwrap()
             .to_string()

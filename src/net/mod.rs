@@ -12,6 +12,7 @@ pub mod link;
 pub mod room_code;
 pub mod server_url;
 pub mod session;
+#[cfg(any(test, feature = "test-utils"))]
 pub mod session_check;
 pub mod signing_register;
 pub mod wire;

@@ -346,7 +346,7 @@ mod tests {
     }
 
     fn identity(seed: u8) -> Identity {
-        Identity::from_secret_bytes(&[seed; 32])
+        Identity::from_seed(u64::from(seed))
     }
 
     fn terms() -> HostTerms {

@@ -14,10 +14,6 @@ use crate::random_player::SplitMix64;
 /// The clock at the start of a checked run (ms since the epoch).
 const T0: u64 = 1_796_000_000_000;
 
-fn identity(seed: u64) -> Identity {
-    Identity::from_secret_bytes(&SplitMix64::new(seed).bytes32())
-}
-
 /// Delivers `outputs` of one side to the other, and what that one answers
 /// back, until both are quiet (bounded: an honest exchange settles fast).
 fn deliver(from: &mut Session, to: &mut Session, outputs: Vec<Output>, now: u64) {
@@ -114,7 +110,7 @@ fn check_step(before: &Session, after: &Session, what: &str) {
 /// session appended during the inputs.
 pub fn check_inputs(data: &[u8]) -> usize {
     let mut input = Input(data);
-    let host_id = identity(1);
+    let host_id = Identity::from_seed(1);
     let terms = HostTerms {
         proposal: RulesProposal::fixed(Rules::default()),
         deadline_secs: 300,
@@ -122,7 +118,7 @@ pub fn check_inputs(data: &[u8]) -> usize {
     let invite = crate::match_log::invite::InviteSecret::from_bytes(*b"K7QFM2XAPZ");
     let code = super::room_code::Invitation::typed(invite.clone(), &host_id.public_key());
     let mut host = Session::host(host_id, "Ann".into(), terms, &invite);
-    let mut guest = Session::guest(identity(2), "Ben".into(), code);
+    let mut guest = Session::guest(Identity::from_seed(2), "Ben".into(), code);
     let mut now = T0;
     let (h, g) = (host.connected(), guest.connected());
     exchange(&mut host, &mut guest, h, g, now);

@@ -7,13 +7,9 @@ use crate::match_log::invite::InviteSecret;
 use crate::match_log::record::PROTOCOL_VERSION;
 use crate::match_log::verify::Violation;
 use crate::match_log::verify_log;
-use crate::random_player::{RandomPlayer, SplitMix64};
+use crate::random_player::RandomPlayer;
 
 const T0: u64 = 1_796_000_000_000;
-
-fn identity(seed: u64) -> Identity {
-    Identity::from_secret_bytes(&SplitMix64::new(seed).bytes32())
-}
 
 fn terms() -> HostTerms {
     HostTerms {
@@ -33,10 +29,10 @@ fn code_of(host: &Identity) -> Invitation {
 }
 
 fn pair() -> (Session, Session) {
-    let host_id = identity(1);
+    let host_id = Identity::from_seed(1);
     (
         Session::host(host_id.clone(), "Ann".into(), terms(), &invite()),
-        Session::guest(identity(2), "Ben".into(), code_of(&host_id)),
+        Session::guest(Identity::from_seed(2), "Ben".into(), code_of(&host_id)),
     )
 }
 
@@ -198,8 +194,8 @@ fn every_kind_of_bad_record_is_rejected_with_its_reason_and_changes_nothing() {
     // `waiter` receives records from a cheating `mover`.
     let mut honest = waiter;
     let cheat_seat = mover.seat();
-    let cheat_key = identity(if cheat_seat == Seat::Host { 1 } else { 2 });
-    let honest_key = identity(if cheat_seat == Seat::Host { 2 } else { 1 });
+    let cheat_key = Identity::from_seed(if cheat_seat == Seat::Host { 1 } else { 2 });
+    let honest_key = Identity::from_seed(if cheat_seat == Seat::Host { 2 } else { 1 });
     let position = *honest.position().unwrap();
     let legal = position.legal_moves().squares().next().unwrap();
     let good_hash = position.play(legal).unwrap().hash().0;
@@ -277,7 +273,7 @@ fn a_move_out_of_turn_and_a_record_from_another_game_are_rejected() {
     let mut honest = waiter;
     let honest_seat = honest.seat();
     let cheat_seat = mover.seat();
-    let cheat_key = identity(if cheat_seat == Seat::Host { 1 } else { 2 });
+    let cheat_key = Identity::from_seed(if cheat_seat == Seat::Host { 1 } else { 2 });
     // The cheat moves for us... in its own name but when it is not its turn:
     // make the honest side's turn first by letting the mover move.
     let mut mover = mover;
@@ -303,9 +299,13 @@ fn a_move_out_of_turn_and_a_record_from_another_game_are_rejected() {
     );
 
     // Records from another game between the same two players (another host key).
-    let other_host_id = identity(7);
+    let other_host_id = Identity::from_seed(7);
     let mut other_host = Session::host(other_host_id.clone(), "Ann".into(), terms(), &invite());
-    let mut other_guest = Session::guest(identity(2), "Ben".into(), code_of(&other_host_id));
+    let mut other_guest = Session::guest(
+        Identity::from_seed(2),
+        "Ben".into(),
+        code_of(&other_host_id),
+    );
     connect(&mut other_host, &mut other_guest);
     let before = honest.records().len();
     let replayed = WireMessage::Record(other_guest.records()[3].to_bytes()).encode();
@@ -481,7 +481,7 @@ fn a_side_resumes_from_its_log_and_finishes_the_game() {
     // The guest's program dies; a new one starts from the guest's log.
     let records = guest.records().to_vec();
     drop(guest);
-    let mut guest = Session::resume(identity(2), records).unwrap();
+    let mut guest = Session::resume(Identity::from_seed(2), records).unwrap();
     assert_eq!(guest.seat(), Seat::Guest);
     host.disconnected();
     connect(&mut host, &mut guest);
@@ -490,7 +490,7 @@ fn a_side_resumes_from_its_log_and_finishes_the_game() {
     assert_eq!(host.records(), guest.records());
     assert!(verify_log(guest.records()).is_ok());
     assert!(matches!(
-        Session::resume(identity(3), host.records().to_vec()),
+        Session::resume(Identity::from_seed(3), host.records().to_vec()),
         Err(ResumeError::NotYours(_))
     ));
 }
@@ -500,7 +500,7 @@ fn a_resumed_host_that_lost_its_last_records_gets_them_back() {
     let (host, mut guest) = started_pair();
     let mut records = host.records().to_vec();
     records.truncate(records.len() - 2);
-    let mut host = Session::resume(identity(1), records).unwrap();
+    let mut host = Session::resume(Identity::from_seed(1), records).unwrap();
     guest.disconnected();
     connect(&mut host, &mut guest);
     assert!(
@@ -514,9 +514,9 @@ fn a_held_side_that_lost_its_last_move_signs_nothing_until_the_peer_gives_it_bac
     let (host, guest) = started_pair();
     let (mut mover, mut other) = by_turn(host, guest);
     let mover_id = if mover.seat() == Seat::Host {
-        identity(1)
+        Identity::from_seed(1)
     } else {
-        identity(2)
+        Identity::from_seed(2)
     };
     // The mover plays; its storage loses that record, the peer has it.
     let before = mover.records().to_vec();
@@ -573,14 +573,15 @@ fn version_mismatch_wrong_host_and_impostors_are_refused() {
     assert!(outputs.iter().any(|o| matches!(o, Output::Disconnect(_))));
 
     // A guest holding a code for another host.
-    let other = Invitation::linked(invite(), &identity(9).public_key());
-    let mut fooled = Session::guest(identity(2), "Ben".into(), other);
+    let other = Invitation::linked(invite(), &Identity::from_seed(9).public_key());
+    let mut fooled = Session::guest(Identity::from_seed(2), "Ben".into(), other);
     let _ = fooled.connected();
-    let host_hello =
-        match &Session::host(identity(1), "Ann".into(), terms(), &invite()).connected()[0] {
-            Output::Send(b) => b.clone(),
-            _ => unreachable!(),
-        };
+    let host_hello = match &Session::host(Identity::from_seed(1), "Ann".into(), terms(), &invite())
+        .connected()[0]
+    {
+        Output::Send(b) => b.clone(),
+        _ => unreachable!(),
+    };
     let why = rejected(&fooled.receive(&host_hello, T0)).unwrap();
     assert!(why.contains("does not match the room code"), "{why}");
 
@@ -588,7 +589,12 @@ fn version_mismatch_wrong_host_and_impostors_are_refused() {
     let (mut host, _guest) = started_pair();
     host.disconnected();
     let _ = host.connected();
-    let stranger = Session::guest(identity(5), "Eve".into(), code_of(&identity(1))).hello();
+    let stranger = Session::guest(
+        Identity::from_seed(5),
+        "Eve".into(),
+        code_of(&Identity::from_seed(1)),
+    )
+    .hello();
     let why = rejected(&host.receive(&stranger.encode(), T0)).unwrap();
     assert!(why.contains("is not the guest's key in this game"), "{why}");
 }
@@ -618,7 +624,7 @@ fn a_timeout_claim_ends_the_game_once_the_deadline_passes() {
 /// An open game: the host signs the genesis before anyone answers; the
 /// guest holds a code with `secret` (the host's is [`invite`]).
 fn open_pair(secret: [u8; 10]) -> (Session, Vec<Output>, Session) {
-    let host_id = identity(1);
+    let host_id = Identity::from_seed(1);
     let register = std::sync::Arc::new(crate::net::signing_register::MemoryRegister::named("host"));
     let (host, out) = Session::host_open(
         host_id.clone(),
@@ -630,7 +636,7 @@ fn open_pair(secret: [u8; 10]) -> (Session, Vec<Output>, Session) {
     )
     .unwrap();
     let code = Invitation::typed(InviteSecret::from_bytes(secret), &host_id.public_key());
-    let guest = Session::guest(identity(2), "Ben".into(), code);
+    let guest = Session::guest(Identity::from_seed(2), "Ben".into(), code);
     (host, out, guest)
 }
 
@@ -721,7 +727,7 @@ fn an_open_genesis_cannot_be_accepted_without_the_room_secret() {
     assert!(guest.records().is_empty(), "nothing taken, nothing signed");
     // Forged acceptances are refused and change nothing: one signed by
     // another invite key, one showing a room name as version 1 did.
-    let guest_id = identity(2);
+    let guest_id = Identity::from_seed(2);
     let accept = |invite_proof: Vec<u8>| {
         Record::sign(
             RecordContent {
@@ -774,7 +780,7 @@ fn a_relayed_genesis_from_a_host_the_code_does_not_name_is_refused() {
         room: "K7QFM2XAPZ4".into(),
         host_prefix: "ZZZZZ".into(),
     };
-    let mut guest = Session::guest(identity(2), "Ben".into(), code);
+    let mut guest = Session::guest(Identity::from_seed(2), "Ben".into(), code);
     let refused = guest
         .relayed(persisted(&out).remove(0), T0 + 1)
         .unwrap_err();
@@ -788,13 +794,13 @@ fn a_relayed_genesis_from_a_host_the_code_does_not_name_is_refused() {
 
 /// A connected pair that proposed the draw rule decided by lot.
 fn by_lot_pair() -> (Session, Session, (Vec<Event>, Vec<Event>)) {
-    let host_id = identity(1);
+    let host_id = Identity::from_seed(1);
     let terms = HostTerms {
         proposal: RulesProposal::draw_by_lot(Rules::default()).unwrap(),
         deadline_secs: 3600,
     };
     let mut host = Session::host(host_id.clone(), "Ann".into(), terms, &invite());
-    let mut guest = Session::guest(identity(2), "Ben".into(), code_of(&host_id));
+    let mut guest = Session::guest(Identity::from_seed(2), "Ben".into(), code_of(&host_id));
     let events = connect(&mut host, &mut guest);
     (host, guest, events)
 }
@@ -882,7 +888,7 @@ fn a_missed_colour_choice_is_claimed_on_the_deadline() {
 
 #[test]
 fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined() {
-    let (host_id, guest_id) = (identity(1), identity(2));
+    let (host_id, guest_id) = (Identity::from_seed(1), Identity::from_seed(2));
     let previous = [7u8; 32];
     let offer = |host_id: Identity, guest_id: Identity, previous| {
         let host = Session::host_rematch(
@@ -901,7 +907,7 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
             "Ben".into(),
             RematchOf {
                 previous: [7; 32],
-                opponent: identity(1).public_key(),
+                opponent: Identity::from_seed(1).public_key(),
                 proposal: terms().proposal,
                 deadline_secs: terms().deadline_secs,
             },
@@ -946,7 +952,11 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
             .any(|e| matches!(e, Event::Rejected(r) if r.contains("not a rematch of our game")))
     );
     let (mut host, _) = offer(host_id, guest_id, previous);
-    let mut stranger = Session::guest(identity(3), "Cy".into(), code_of(&identity(1)));
+    let mut stranger = Session::guest(
+        Identity::from_seed(3),
+        "Cy".into(),
+        code_of(&Identity::from_seed(1)),
+    );
     let (host_events, _) = connect(&mut host, &mut stranger);
     assert!(host_events.iter().any(
         |e| matches!(e, Event::Rejected(r) if r.contains("not the opponent this rematch is for"))
@@ -974,7 +984,7 @@ fn a_second_copy_of_a_game_cannot_sign_a_place_the_first_signed() {
         (guest, 2, registers[1].clone())
     };
     // A copy of the mover's log, resumed by another program of the mover.
-    let mut copy = Session::resume(identity(seed), mover.records().to_vec()).unwrap();
+    let mut copy = Session::resume(Identity::from_seed(seed), mover.records().to_vec()).unwrap();
     copy.set_register(register);
     let squares: Vec<_> = mover.position().unwrap().legal_moves().squares().collect();
     let first = mover.play(squares[0], T0 + 60_000).unwrap();
@@ -1046,7 +1056,7 @@ fn a_host_whose_fingerprint_matches_the_code_but_who_cannot_prove_it_is_refused(
     // room with a key of its own whose fingerprint begins as the code
     // says (here the code is made to match Mallory's key, as 20 bits of
     // key search would), but without the code's secret.
-    let mallory = identity(6);
+    let mallory = Identity::from_seed(6);
     let mut impostor = Session::host(
         mallory.clone(),
         "Ann".into(),
@@ -1054,7 +1064,7 @@ fn a_host_whose_fingerprint_matches_the_code_but_who_cannot_prove_it_is_refused(
         &InviteSecret::from_bytes(*b"GUESSEDROO"),
     );
     let code = Invitation::typed(invite(), &mallory.public_key());
-    let mut guest = Session::guest(identity(2), "Ben".into(), code.clone());
+    let mut guest = Session::guest(Identity::from_seed(2), "Ben".into(), code.clone());
     let (_, guest_events) = connect(&mut impostor, &mut guest);
     let why = guest_events
         .iter()
@@ -1076,13 +1086,13 @@ fn a_host_whose_fingerprint_matches_the_code_but_who_cannot_prove_it_is_refused(
 
     // Nor can the impostor pass on the real host's proof as its own: the
     // proof is a signature over the host's own key.
-    let mut real_host = Session::host(identity(1), "Ann".into(), terms(), &invite());
+    let mut real_host = Session::host(Identity::from_seed(1), "Ann".into(), terms(), &invite());
     let Ok(WireMessage::Hello(mut relayed)) = WireMessage::decode(&hello_bytes(&mut real_host))
     else {
         unreachable!()
     };
     relayed.key = mallory.public_key().to_bytes();
-    let mut guest = Session::guest(identity(2), "Ben".into(), code);
+    let mut guest = Session::guest(Identity::from_seed(2), "Ben".into(), code);
     let _ = guest.connected();
     let outputs = guest.receive(&WireMessage::Hello(relayed).encode(), T0);
     let why = rejected(&outputs).unwrap();
@@ -1097,13 +1107,13 @@ fn a_host_whose_fingerprint_matches_the_code_but_who_cannot_prove_it_is_refused(
 fn a_guest_without_the_code_is_refused_and_the_host_signs_nothing_for_it() {
     // What a signaling server could do: join the room (whose name it
     // sees) before the friend, knowing the host's fingerprint too.
-    let host_id = identity(1);
+    let host_id = Identity::from_seed(1);
     let mut host = Session::host(host_id.clone(), "Ann".into(), terms(), &invite());
     let guessed = Invitation::typed(
         InviteSecret::from_bytes(*b"GUESSEDROO"),
         &host_id.public_key(),
     );
-    let mut intruder = Session::guest(identity(6), "Ben".into(), guessed);
+    let mut intruder = Session::guest(Identity::from_seed(6), "Ben".into(), guessed);
     let (host_events, _) = connect(&mut host, &mut intruder);
     let why = host_events
         .iter()
@@ -1128,27 +1138,27 @@ fn a_guest_without_the_code_is_refused_and_the_host_signs_nothing_for_it() {
     );
     // The friend with the code is then taken as usual.
     host.disconnected();
-    let mut friend = Session::guest(identity(2), "Ben".into(), code_of(&host_id));
+    let mut friend = Session::guest(Identity::from_seed(2), "Ben".into(), code_of(&host_id));
     connect(&mut host, &mut friend);
     assert!(host.my_color().is_some() && friend.my_color().is_some());
     let guest = host.verifier().unwrap().player(Seat::Guest).unwrap().key;
-    assert_eq!(guest, identity(2).public_key());
+    assert_eq!(guest, Identity::from_seed(2).public_key());
 }
 
 #[test]
 fn a_link_guest_takes_only_the_exact_host_key() {
-    let host_id = identity(1);
+    let host_id = Identity::from_seed(1);
     let mut host = Session::host(host_id.clone(), "Ann".into(), terms(), &invite());
     let mut guest = Session::guest(
-        identity(2),
+        Identity::from_seed(2),
         "Ben".into(),
         Invitation::linked(invite(), &host_id.public_key()),
     );
     connect(&mut host, &mut guest);
     assert!(guest.my_color().is_some(), "the right host is taken");
-    let mut other = Session::host(identity(6), "Ann".into(), terms(), &invite());
+    let mut other = Session::host(Identity::from_seed(6), "Ann".into(), terms(), &invite());
     let mut guest = Session::guest(
-        identity(2),
+        Identity::from_seed(2),
         "Ben".into(),
         Invitation::linked(invite(), &host_id.public_key()),
     );

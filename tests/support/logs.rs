@@ -126,7 +126,7 @@ pub const DAY_MS: u64 = 24 * HOUR_MS;
 
 /// A player's key from a seed.
 pub fn person(seed: u64) -> Identity {
-    Identity::from_secret_bytes(&SplitMix64::new(seed ^ 0xFACE).bytes32())
+    Identity::from_seed(seed ^ 0xFACE)
 }
 
 /// How a decided game ends.

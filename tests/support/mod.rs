@@ -5,7 +5,6 @@
 pub mod cluster_lab;
 pub mod hostile_server;
 pub mod logs;
-pub mod naive_rules;
 pub mod nat_lab;
 pub mod player;
 pub mod postgres;
@@ -17,7 +16,13 @@ use reversi::{Rules, Square};
 /// The `reversi` program of this build, to add arguments to: the one way
 /// the tests run it.
 pub fn reversi() -> std::process::Command {
-    std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+    std::process::Command::new(reversi_binary())
+}
+
+/// Where the `reversi` program of this build is (for tests that start it
+/// in a network namespace).
+pub fn reversi_binary() -> &'static std::path::Path {
+    std::path::Path::new(env!("CARGO_BIN_EXE_reversi"))
 }
 
 /// Parses rule flags as the command line does, e.g. `--rules torus --walls a1`.

@@ -3,7 +3,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -11,10 +11,17 @@ use serde_json::Value;
 
 use super::{KillOnDrop, free_port};
 
+/// A signaling server inside the test process, on a free loopback port.
+pub async fn in_process(config: reversi_signaling::Config) -> reversi_signaling::RunningServer {
+    reversi_signaling::start("127.0.0.1:0".parse().expect("a loopback address"), config)
+        .await
+        .expect("the signaling server starts")
+}
+
 /// The stand-alone server, built beside `reversi` (`cargo test --workspace`
 /// builds it for its own tests).
 pub fn server_binary() -> PathBuf {
-    let path = Path::new(env!("CARGO_BIN_EXE_reversi")).with_file_name("reversi-signaling");
+    let path = super::reversi_binary().with_file_name("reversi-signaling");
     assert!(
         path.exists(),
         "{} is missing: run `cargo test --workspace` (or tests/all.sh), which builds it",

@@ -124,6 +124,15 @@ impl Identity {
         }
     }
 
+    /// A fixed identity for tests, fixtures and benchmarks: the same seed
+    /// always gives the same key. Never a player's key (the seed is far
+    /// too short to be secret), so it exists only with the `test-utils`
+    /// feature.
+    #[cfg(any(test, feature = "test-utils"))]
+    pub fn from_seed(seed: u64) -> Identity {
+        Identity::from_secret_bytes(&crate::random_player::SplitMix64::new(seed).bytes32())
+    }
+
     /// A new identity from the operating system's random generator.
     pub fn generate() -> Result<Identity, getrandom::Error> {
         let mut secret = [0u8; 32];

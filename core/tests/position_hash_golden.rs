@@ -2,7 +2,7 @@
 
 mod support;
 
-use reversi::{CANONICAL_LEN, parse_transcript, replay};
+use reversi_core::engine::{CANONICAL_LEN, parse_transcript, replay};
 use support::rules_from_flags;
 
 fn hex(bytes: &[u8]) -> String {
@@ -39,7 +39,9 @@ fn canonical_bytes_and_hashes_match_the_golden_file() {
 
 #[test]
 fn the_standard_start_layout_is_as_documented() {
-    let bytes = reversi::Rules::default().start_position().canonical_bytes();
+    let bytes = reversi_core::engine::Rules::default()
+        .start_position()
+        .canonical_bytes();
     assert_eq!(&bytes[0..4], b"RVP\x01");
     // White d4 (bit 27) and e5 (bit 36); black d5 (bit 35) and e4 (bit 28).
     assert_eq!(

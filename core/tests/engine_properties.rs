@@ -3,11 +3,11 @@
 mod support;
 
 use proptest::prelude::*;
-use reversi::random_player::RandomPlayer;
-use reversi::{
+use reversi_core::engine::{
     Bitboard, Color, Opening, Position, RuleOptions, Rules, Setup, Square, Topology,
     format_transcript, parse_transcript, replay,
 };
+use reversi_core::random_player::RandomPlayer;
 use support::naive_rules::NaiveGame;
 
 /// Arbitrary disjoint black/white/wall boards on either topology.
@@ -57,7 +57,8 @@ fn arbitrary_position() -> impl Strategy<Value = Position> {
 /// A position reached by random play from a preset's start.
 fn played_position() -> impl Strategy<Value = Position> {
     (0usize..5, any::<u64>(), 0usize..70).prop_map(|(preset, seed, plies)| {
-        let mut position = Rules::preset(reversi::Preset::ALL[preset]).start_position();
+        let mut position =
+            Rules::preset(reversi_core::engine::Preset::ALL[preset]).start_position();
         let mut player = RandomPlayer::new(seed);
         for _ in 0..plies {
             match player.choose(&position) {
@@ -153,7 +154,7 @@ proptest! {
 
     #[test]
     fn replaying_a_printed_transcript_reproduces_the_position_hash(preset in 0usize..5, seed in any::<u64>()) {
-        let rules = Rules::preset(reversi::Preset::ALL[preset]);
+        let rules = Rules::preset(reversi_core::engine::Preset::ALL[preset]);
         let start = rules.start_position();
         let moves = RandomPlayer::new(seed).play_game(&start);
         let end = replay(&start, &moves).unwrap();
@@ -177,9 +178,9 @@ proptest! {
 fn random_games_under_every_opening_agree_with_the_naive_rules_to_the_end() {
     for opening in [Opening::Preset, Opening::Free, Opening::Double] {
         for discs in [
-            reversi::Discs::Unlimited,
-            reversi::Discs::PerPlayer(32),
-            reversi::Discs::PerPlayer(20),
+            reversi_core::engine::Discs::Unlimited,
+            reversi_core::engine::Discs::PerPlayer(32),
+            reversi_core::engine::Discs::PerPlayer(20),
         ] {
             for topology in [Topology::Plane, Topology::Torus] {
                 let options = RuleOptions {

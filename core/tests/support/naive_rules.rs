@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use reversi::{Color, Discs, Opening, Position, RuleOptions, Square, Topology};
+use reversi_core::engine::{Color, Discs, Opening, Position, RuleOptions, Square, Topology};
 
 /// A cell of the naive board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 mod support;
 
-use reversi::{Position, parse_transcript, perft, replay};
+use reversi_core::engine::{Position, parse_transcript, perft, replay};
 use support::naive_rules::NaiveGame;
 use support::rules_from_flags;
 
