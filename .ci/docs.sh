@@ -5,7 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+# With the examples: they need the dev-dependencies, so the dependencies'
+# features match clippy's --all-targets build and their metadata is reused
+# (without them cargo checks some 80 dependencies again on a fresh machine).
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --lib --examples
 
 version=0.5.4
 if ! command -v mdbook >/dev/null 2>&1 || [ "$(mdbook --version)" != "mdbook v$version" ]; then

@@ -17,7 +17,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use reversi::Rules;
+use reversi::engine::Rules;
 use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
 use reversi::match_log::record::hex;
 use reversi::match_log::rules_proposal::RulesProposal;

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use reversi::Rules;
+use reversi::engine::Rules;
 use reversi::match_log::Identity;
 use reversi::match_log::log_file::LogWriter;
 use reversi::match_log::rules_proposal::RulesProposal;

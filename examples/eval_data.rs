@@ -212,7 +212,7 @@ fn run(args: &Args) -> Result<(), String> {
     let (done, bytes) = read_progress(&progress_path)?;
     let file = open_data(&data_path, bytes)?;
     let rules = match args.variant.as_str() {
-        "torus" => Rules::preset(reversi::Preset::Torus),
+        "torus" => Rules::preset(reversi::engine::Preset::Torus),
         _ => Rules::default(),
     };
     if done >= args.games {

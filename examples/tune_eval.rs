@@ -123,7 +123,7 @@ fn game_samples(rules: &Rules, seed: u64, args: &Args, searcher: &mut Searcher) 
     trail
         .into_iter()
         .map(|(board, mover)| {
-            let margin = if mover == reversi::Color::Black {
+            let margin = if mover == reversi::engine::Color::Black {
                 black_margin
             } else {
                 -black_margin
@@ -258,7 +258,7 @@ fn main() {
         }
         let rules = match topology {
             Topology::Plane => Rules::default(),
-            Topology::Torus => Rules::preset(reversi::Preset::Torus),
+            Topology::Torus => Rules::preset(reversi::engine::Preset::Torus),
         };
         eprintln!("{topology:?}: playing {games} games");
         let samples = generate(&rules, games, seed, &args);

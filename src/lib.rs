@@ -42,5 +42,3 @@ pub mod search;
 pub mod thinking;
 
 pub use reversi_core::{engine, match_log, membership, random_player, ratings};
-
-pub use engine::*;

@@ -2,9 +2,9 @@
 //! games from varied openings. Levels 8–10 take minutes per pair; their
 //! table comes from `reversi ladder` (see `docs/src/computer/design.md`).
 
-use reversi::Rules;
 use reversi::bot_match::play_pair;
 use reversi::cli::ladder_command::format_row;
+use reversi::engine::Rules;
 
 #[test]
 fn each_level_up_to_7_beats_the_one_below_in_100_games() {

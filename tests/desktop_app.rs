@@ -11,8 +11,8 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use reversi::app::{ReversiApp, Settings};
+use reversi::engine::{Color, Discs, RuleOptions, Rules, Setup};
 use reversi::match_log::rules_proposal::RulesProposal;
-use reversi::{Color, Discs, RuleOptions, Rules, Setup};
 
 fn app(dir: &TempDir, settings: Settings) -> Harness<'static, ReversiApp> {
     let dir = dir.0.clone();
@@ -838,9 +838,9 @@ fn an_unfinished_game_against_the_computer_is_resumed_after_a_restart() {
         .click();
     restarted.run();
     assert!(restarted.query_by_label("Your move (black)").is_some());
-    let position = reversi::replay(
+    let position = reversi::engine::replay(
         &Rules::default().start_position(),
-        &reversi::parse_transcript(&saved.moves).unwrap(),
+        &reversi::engine::parse_transcript(&saved.moves).unwrap(),
     )
     .unwrap();
     let counts = position.counts();
@@ -972,7 +972,7 @@ fn resuming_a_hosted_game_from_the_window_brings_its_embedded_server_back() {
         .identity()
         .unwrap();
     let terms = MatchTerms {
-        proposal: RulesProposal::fixed(Rules::preset(reversi::Preset::Othello)),
+        proposal: RulesProposal::fixed(Rules::preset(reversi::engine::Preset::Othello)),
         deadline_secs: 86_400,
         host_name: "Ann".into(),
         guest_name: "Ben".into(),

@@ -4,6 +4,7 @@
 mod support;
 
 use proptest::prelude::*;
+use reversi::engine::{Color, Ending, PlayError, Preset, Rules};
 use reversi::match_log::audit::{AuditError, audit_log_bytes};
 use reversi::match_log::builder::MatchBuilder;
 use reversi::match_log::compare::{Comparison, compare_logs};
@@ -13,7 +14,6 @@ use reversi::match_log::record::{
 };
 use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::match_log::verify::{Phase, Violation, verify_log};
-use reversi::{Color, Ending, PlayError, Preset, Rules};
 use support::logs::{
     HOUR_MS, T0, equivocating_fork, file_text, finished_game, new_game, play_random, players,
     resign_content, resigned_game, terms, timed_out_game,
@@ -375,7 +375,7 @@ fn under_the_draw_by_lot_the_named_seat_chooses_the_tie_winner_then_the_other_a_
         let chooser = flip.tie_chooser.expect("the lot names a chooser");
         assert_eq!(v.seat_to_write(), Some(chooser));
         assert_eq!(flip.tie_goes_to, None);
-        assert_eq!(flip.rules.options().draw, reversi::DrawRule::Draw);
+        assert_eq!(flip.rules.options().draw, reversi::engine::DrawRule::Draw);
         choosers.push(chooser);
         // Seed 0..6 choose White to win ties, the rest Black; the other
         // seat then plays the colour the tie goes to on even seeds.
@@ -395,8 +395,8 @@ fn under_the_draw_by_lot_the_named_seat_chooses_the_tie_winner_then_the_other_a_
         assert_eq!(
             flip.rules.options().draw,
             match tie {
-                Color::Black => reversi::DrawRule::Black,
-                Color::White => reversi::DrawRule::White,
+                Color::Black => reversi::engine::DrawRule::Black,
+                Color::White => reversi::engine::DrawRule::White,
             }
         );
         assert_eq!(
@@ -577,8 +577,8 @@ fn logs_from_before_the_choices_still_verify_with_the_seed_picking_the_tie_winne
         assert_eq!(
             flip.rules.options().draw,
             match lot {
-                Color::Black => reversi::DrawRule::Black,
-                Color::White => reversi::DrawRule::White,
+                Color::Black => reversi::engine::DrawRule::Black,
+                Color::White => reversi::engine::DrawRule::White,
             }
         );
         seen.push(lot);
@@ -794,7 +794,7 @@ fn exported_ggf_writes_every_pass_and_reads_back_as_the_same_game() {
         let game = finished_game(seed);
         let verifier = game.verifier();
         let text = reversi::match_log::export::ggf(verifier);
-        let read = reversi::parse_ggf(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let read = reversi::engine::parse_ggf(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
         let moves: Vec<_> = verifier.moves().iter().map(|m| m.square).collect();
         assert_eq!(read.moves, moves, "{text}");
         assert!(read.position.is_over());

@@ -9,9 +9,9 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use reversi::engine::{Square, Topology, parse_ggf};
 use reversi::search::board::Board;
 use reversi::search::{Budget, Searcher};
-use reversi::{Square, Topology, parse_ggf};
 
 const FINISHED: &str = include_str!("data/nboard/finished_game.ggf");
 /// Long enough for any answer here; a hung engine fails instead of hanging.

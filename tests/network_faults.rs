@@ -9,8 +9,8 @@ use support::TempDir;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use reversi::Rules;
 use reversi::bot::Bot;
+use reversi::engine::Rules;
 use reversi::match_log::Identity;
 use reversi::match_log::invite::InviteSecret;
 use reversi::match_log::log_file::{LogWriter, read_log};

@@ -6,10 +6,10 @@ use proptest::prelude::*;
 use reversi::cli::rule_args::RuleArgs;
 use reversi::cli::solve_command::{parse_positions, solve_line};
 use reversi::engine::obf::ObfState;
+use reversi::engine::{Position, Rules, Square};
 use reversi::random_player::RandomPlayer;
 use reversi::search::board::Board;
 use reversi::search::{Budget, Limits, Score, Searcher, hint, probcut};
-use reversi::{Position, Rules, Square};
 use support::rules_from_flags;
 
 /// The published scores of every move in an `.obf` annotation
@@ -85,7 +85,7 @@ fn minimax(position: &Position) -> i32 {
         .unwrap()
 }
 
-fn final_score(position: &Position, me: reversi::Color) -> i32 {
+fn final_score(position: &Position, me: reversi::engine::Color) -> i32 {
     let counts = position.counts();
     let raw = i32::from(counts[me]) - i32::from(counts[!me]);
     raw + raw.signum() * position.empty().count() as i32

@@ -368,6 +368,7 @@ mod operations {
     use proptest::prelude::*;
     use reversi::data_dir::DataDir;
     use reversi::data_dir::register::GameRegister;
+    use reversi::engine::{Preset, Rules};
     use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
     use reversi::match_log::log_file::write_log;
     use reversi::match_log::record::hex;
@@ -375,7 +376,6 @@ mod operations {
     use reversi::match_log::{Identity, Record, Seat};
     use reversi::net::correspondence::{OpenGame, Visit};
     use reversi::net::session::{Output, Session};
-    use reversi::{Preset, Rules};
 
     use super::support::TempDir;
 

@@ -1,7 +1,7 @@
 //! What the benchmarks share: whole games played by the seeded random
 //! player, signed by the players given.
 
-use reversi::Rules;
+use reversi::engine::Rules;
 use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
 use reversi::match_log::record::Record;
 use reversi::match_log::rules_proposal::RulesProposal;

@@ -9,5 +9,3 @@ pub mod match_log;
 pub mod membership;
 pub mod random_player;
 pub mod ratings;
-
-pub use engine::*;

@@ -5,11 +5,11 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use reversi_core::engine::{Rules, Square};
 use reversi_core::match_log::builder::{MatchBuilder, MatchTerms, Players};
 use reversi_core::match_log::record::{Body, MoveBody, hex};
 use reversi_core::match_log::rules_proposal::RulesProposal;
 use reversi_core::match_log::{Identity, Record, Seat};
-use reversi_core::{Rules, Square};
 use reversi_signaling::mailbox::MailboxConfig;
 use reversi_signaling::rate_limit::Rate;
 use reversi_signaling::{Config, RunningServer, start};

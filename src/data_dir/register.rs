@@ -630,11 +630,11 @@ impl crate::net::correspondence::GameHomes for GameRegister {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Preset, Rules};
     use crate::match_log::builder::{MatchBuilder, MatchTerms, Players};
     use crate::match_log::log_file::write_log;
     use crate::match_log::rules_proposal::RulesProposal;
     use crate::match_log::{Identity, Seat};
-    use crate::{Preset, Rules};
 
     fn data_dir(name: &str) -> DataDir {
         let dir =

@@ -216,10 +216,10 @@ impl SigningRegister for MemoryRegister {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Preset, Rules};
     use crate::match_log::Identity;
     use crate::match_log::builder::{MatchBuilder, MatchTerms, Players};
     use crate::match_log::rules_proposal::RulesProposal;
-    use crate::{Preset, Rules};
 
     /// A game set up and four moves into play (eight records).
     fn game() -> Vec<Record> {

@@ -1,5 +1,6 @@
 //! Log builders shared by the match-log tests.
 
+use reversi::engine::{Preset, Rules};
 use reversi::match_log::Identity;
 use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
 use reversi::match_log::log_file::record_line;
@@ -7,7 +8,6 @@ use reversi::match_log::record::{Body, MoveBody, Record, RecordContent, Seat};
 use reversi::match_log::rules_proposal::RulesProposal;
 use reversi::match_log::verify::verify_log;
 use reversi::random_player::{RandomPlayer, SplitMix64};
-use reversi::{Preset, Rules};
 
 /// A fixed start time: 2026-11-30T00:00:00Z.
 pub const T0: u64 = 1_796_000_000_000;

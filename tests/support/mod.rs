@@ -11,7 +11,7 @@ pub mod postgres;
 pub mod signaling_server;
 
 use reversi::cli::rule_args::RuleArgs;
-use reversi::{Rules, Square};
+use reversi::engine::{Rules, Square};
 
 /// The `reversi` program of this build, to add arguments to: the one way
 /// the tests run it.
@@ -70,7 +70,7 @@ pub fn sq(name: &str) -> Square {
 }
 
 /// A setup from an 8-row grid (`X`, `O`, `-`, `#`; spaces ignored) and the side to move.
-pub fn grid(rows: &str, to_move: char) -> reversi::Setup {
+pub fn grid(rows: &str, to_move: char) -> reversi::engine::Setup {
     let cells: String = rows.chars().filter(|c| !c.is_whitespace()).collect();
     format!("{cells} {to_move}")
         .parse()
@@ -78,7 +78,7 @@ pub fn grid(rows: &str, to_move: char) -> reversi::Setup {
 }
 
 /// Names of the squares in a bitboard, in index order.
-pub fn names(bb: reversi::Bitboard) -> Vec<String> {
+pub fn names(bb: reversi::engine::Bitboard) -> Vec<String> {
     bb.squares().map(|s| s.to_string()).collect()
 }
 

@@ -104,8 +104,8 @@ impl fmt::Debug for Bitboard {
 macro_rules! bitboard {
     ($($cell:tt)*) => {{
         const CELLS: &[u8] = stringify!($($cell)*).as_bytes();
-        const BITS: u64 = $crate::engine::bitboard::grid_to_bits(CELLS);
-        $crate::Bitboard(BITS)
+        const BITS: u64 = $crate::engine::grid_to_bits(CELLS);
+        $crate::engine::Bitboard(BITS)
     }};
 }
 

@@ -1,24 +1,26 @@
 //! The deterministic rules engine: no I/O, no clock, no randomness, no
 //! floating point. Both peers and every auditor run exactly this code.
 
-pub mod bitboard;
-pub mod color;
+mod bitboard;
+mod color;
 pub mod flip;
 pub mod game_archive;
-pub mod ggf;
-pub mod movegen;
+mod ggf;
+mod movegen;
 pub mod obf;
-pub mod outcome;
-pub mod perft;
-pub mod position;
-pub mod position_encoding;
-pub mod rules;
-pub mod setup;
-pub mod square;
+mod outcome;
+mod perft;
+mod position;
+mod position_encoding;
+mod rules;
+mod setup;
+mod square;
 pub mod topology;
-pub mod transcript;
+mod transcript;
 
 pub use bitboard::Bitboard;
+#[doc(hidden)]
+pub use bitboard::grid_to_bits;
 pub use color::{ByColor, Color};
 pub use ggf::{GgfError, GgfGame, parse_ggf};
 pub use obf::{ObfError, ObfPosition, ObfState, parse_obf};
