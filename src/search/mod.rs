@@ -12,7 +12,26 @@
 //! - [`transposition`]: the transposition table.
 //!
 //! [`Searcher::think`] is the entry point for a game position; [`hint`]
-//! answers the client's "what would you play here?".
+//! answers the client's "what would you play here?":
+//!
+//! ```
+//! use reversi::engine::{Rules, replay};
+//! use reversi::random_player::RandomPlayer;
+//! use reversi::search::{Score, hint};
+//!
+//! let start = Rules::default().start_position();
+//! let thought = hint(&start, 20_000).expect("the start has legal moves");
+//! assert!(start.is_legal(thought.best));
+//! // Sixty empties: an estimate, in hundredths of a disc.
+//! assert!(matches!(thought.score, Score::Estimate(_)));
+//!
+//! // Near the end the search is exact: a random game, four moves from its end.
+//! let moves = RandomPlayer::new(7).play_game(&start);
+//! let late = replay(&start, &moves[..moves.len() - 4])?;
+//! let thought = hint(&late, 100_000).expect("a move is left");
+//! assert!(matches!(thought.score, Score::Exact(_)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod benchmark;
 pub mod board;

@@ -87,7 +87,7 @@ impl fmt::Debug for Bitboard {
 /// row 1 first, column a leftmost. Checks the grid's size at compile time.
 ///
 /// ```
-/// use reversi_core::{bitboard, Bitboard};
+/// use reversi_core::{bitboard, engine::Bitboard};
 /// let corners = bitboard! {
 ///     X . . . . . . X
 ///     . . . . . . . .
