@@ -509,7 +509,7 @@ async fn an_adversarial_peer_is_rejected_reason_by_reason_and_the_honest_side_ho
     let rejected: Vec<String> = events
         .iter()
         .filter_map(|e| match e {
-            Event::Rejected(r) => Some(r.clone()),
+            Event::Rejected(r) => Some(r.to_string()),
             _ => None,
         })
         .collect();

@@ -220,7 +220,7 @@ pub fn join_detached(
             continue;
         };
         if let Err(reason) = genesis_fits_code(&genesis, code.invitation()) {
-            refused.push(reason);
+            refused.push(reason.to_string());
             continue;
         }
         // The game has a home already (joined before from another log):

@@ -9,6 +9,7 @@
 pub mod game_setup;
 pub mod game_store;
 pub mod link;
+pub mod refusal;
 pub mod room_code;
 pub mod server_url;
 pub mod session;

@@ -8,6 +8,7 @@
 
 use sha2::{Digest as _, Sha256};
 
+use super::refusal::Refusal;
 use super::signing_register::{RegisterError, SharedRegister};
 use super::wire::{Hello, MAX_MESSAGE_BYTES, PEER_PROTOCOL, WireError, WireMessage};
 use crate::engine::{Color, Outcome, Position, Square};
@@ -111,7 +112,7 @@ pub enum Event {
         mine: bool,
     },
     /// Something the peer sent was rejected.
-    Rejected(String),
+    Rejected(Refusal),
     /// The peer rejected something this side sent.
     PeerRejected(String),
     /// The game ended.
@@ -277,8 +278,8 @@ pub struct Session {
 /// Whether `record` is a genesis the holder of `invitation` may take from
 /// the mailbox: signed by the host the code names and, for an open game,
 /// made with the code (see `check_relayed_genesis`); the reason if not.
-pub fn genesis_fits_code(record: &Record, invitation: &Invitation) -> Result<(), String> {
-    let verifier = MatchVerifier::start(record).map_err(|e| e.to_string())?;
+pub fn genesis_fits_code(record: &Record, invitation: &Invitation) -> Result<(), Refusal> {
+    let verifier = MatchVerifier::start(record).map_err(Refusal::Invalid)?;
     let host = verifier.player(Seat::Host).map(|p| p.key);
     check_genesis_host(record, host, &invitation.host(), Some(invitation))
 }
@@ -290,11 +291,11 @@ fn check_genesis_host(
     host: Option<PublicKey>,
     expected: &ExpectedHost,
     invitation: Option<&Invitation>,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     let Some(key) = host.filter(|k| expected.admits(k)) else {
-        return Err(format!(
-            "record 0: the genesis is not signed by the host the room code names ({expected})"
-        ));
+        return Err(Refusal::GenesisNotFromCodesHost {
+            expected: Box::new(expected.clone()),
+        });
     };
     check_relayed_genesis(record, &key, expected, invitation)
 }
@@ -309,38 +310,24 @@ fn check_relayed_genesis(
     host: &PublicKey,
     expected: &ExpectedHost,
     invitation: Option<&Invitation>,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     let version = record.content().version;
     match (invitation, &record.content().body) {
         (Some(Invitation::Secret { secret, .. }), Body::OpenGenesis(g)) if version >= 2 => {
             if g.invite == host_binding(&secret.invite_key().public_key(), host) {
                 Ok(())
             } else {
-                Err("record 0: this open game was not made with your code's secret: someone other than the host who gave you the code posted it in the room".into())
+                Err(Refusal::NotMadeWithCode)
             }
         }
-        (Some(Invitation::Secret { .. }), Body::OpenGenesis(_)) => Err(
-            "record 0: an open game of version 1 cannot be accepted with a code of version 2"
-                .into(),
-        ),
-        (Some(Invitation::Legacy { .. }), Body::OpenGenesis(_)) if version >= 2 => Err(
-            "record 0: an open game of version 2 needs the code it was made with, not a code of version 1"
-                .into(),
-        ),
+        (Some(Invitation::Secret { .. }), Body::OpenGenesis(_)) => Err(Refusal::OldGameNewCode),
+        (Some(Invitation::Legacy { .. }), Body::OpenGenesis(_)) if version >= 2 => {
+            Err(Refusal::NewGameOldCode)
+        }
         (Some(Invitation::Legacy { .. }), _) => Ok(()),
         _ if expected.is_exact() => Ok(()),
-        _ => Err(
-            "record 0: a genesis from a host that has not yet proved it holds the room code"
-                .into(),
-        ),
+        _ => Err(Refusal::HostNotProved),
     }
-}
-
-/// What the player reads when the peer's program speaks another version.
-fn version_mismatch(found: u16) -> String {
-    format!(
-        "version mismatch: the peer speaks protocol {found}, this program speaks {PEER_PROTOCOL}; both players need the same version of Reversi"
-    )
 }
 
 fn message(m: &WireMessage) -> Output {
@@ -762,12 +749,12 @@ impl Session {
         let decoded = WireMessage::decode(bytes);
         match decoded {
             Err(WireError::Version { found }) => {
-                let reason = version_mismatch(found);
-                let mut out = self.reject(bytes, reason.clone());
-                out.push(Output::Disconnect(reason));
+                let refusal = Refusal::Version { found };
+                let mut out = self.reject(bytes, refusal.clone());
+                out.push(Output::Disconnect(refusal.to_string()));
                 out
             }
-            Err(e) => self.reject(bytes, e.to_string()),
+            Err(e) => self.reject(bytes, Refusal::Wire(e)),
             Ok(WireMessage::Hello(hello)) => self.on_hello(bytes, hello, now_ms),
             // A message that overtook a lost hello (see `heartbeat`): the
             // hello follows, and with it whatever we lack; nothing to hold
@@ -805,10 +792,7 @@ impl Session {
                         Output::Disconnect(HaltReason::RematchDeclined.to_string()),
                     ]
                 } else {
-                    self.reject(
-                        bytes,
-                        "a rematch refusal where no rematch is proposed".into(),
-                    )
+                    self.reject(bytes, Refusal::UnexpectedDecline)
                 }
             }
         }
@@ -816,14 +800,15 @@ impl Session {
 
     /// Rejects what arrived: evidence, an event, a notice to the peer, and
     /// a disconnect after too many.
-    fn reject(&mut self, bytes: &[u8], reason: String) -> Vec<Output> {
+    fn reject(&mut self, bytes: &[u8], refusal: Refusal) -> Vec<Output> {
         self.strikes += 1;
+        let reason = refusal.to_string();
         let mut out = vec![
             Output::Evidence {
                 bytes: bytes[..bytes.len().min(MAX_MESSAGE_BYTES)].to_vec(),
                 reason: reason.clone(),
             },
-            Output::Event(Event::Rejected(reason.clone())),
+            Output::Event(Event::Rejected(refusal)),
             message(&WireMessage::Reject { reason }),
         ];
         if self.strikes >= MAX_STRIKES {
@@ -846,18 +831,20 @@ impl Session {
 
     fn on_hello(&mut self, bytes: &[u8], hello: Hello, now_ms: u64) -> Vec<Output> {
         if hello.protocol != PEER_PROTOCOL {
-            let reason = version_mismatch(hello.protocol);
-            let mut out = self.reject(bytes, reason.clone());
-            out.push(Output::Disconnect(reason));
+            let refusal = Refusal::Version {
+                found: hello.protocol,
+            };
+            let mut out = self.reject(bytes, refusal.clone());
+            out.push(Output::Disconnect(refusal.to_string()));
             return out;
         }
         if hello.seat == self.me {
-            let mut out = self.reject(bytes, format!("the peer claims to be the {} too", self.me));
+            let mut out = self.reject(bytes, Refusal::SameSeat(self.me));
             out.push(Output::Disconnect("two players in one seat".into()));
             return out;
         }
         let Some(key) = PublicKey::from_bytes(&hello.key) else {
-            let mut out = self.reject(bytes, "the peer's key is not a valid ed25519 key".into());
+            let mut out = self.reject(bytes, Refusal::InvalidKey);
             out.push(Output::Disconnect("invalid key".into()));
             return out;
         };
@@ -869,19 +856,20 @@ impl Session {
             (Some(v), _) if v.player(hello.seat).is_none() => {
                 (v.player(Seat::Host).is_some_and(|h| h.key != key))
                     .then_some(())
-                    .ok_or_else(|| "the guest's key is the host's".to_string())
+                    .ok_or(Refusal::GuestIsHost)
             }
             (Some(v), _) => (v.player(hello.seat).is_some_and(|p| p.key == key))
                 .then_some(())
-                .ok_or_else(|| {
-                    format!(
-                        "the peer's key {fingerprint} is not the {}'s key in this game",
-                        hello.seat
-                    )
+                .ok_or_else(|| Refusal::NotThePlayer {
+                    fingerprint: fingerprint.to_string(),
+                    seat: hello.seat,
                 }),
-            (None, Start::Guest { host, .. }) if !host.admits(&key) => Err(format!(
-                "the host's key {fingerprint} does not match the room code (expected {host})"
-            )),
+            (None, Start::Guest { host, .. }) if !host.admits(&key) => {
+                Err(Refusal::NotTheCodesHost {
+                    fingerprint: fingerprint.to_string(),
+                    expected: Box::new(host.clone()),
+                })
+            }
             // A typed code names only the start of the host's fingerprint,
             // which a server can match with a key of its own: the host
             // must also show that it holds the code's secret.
@@ -895,25 +883,26 @@ impl Session {
                 && !host.is_exact()
                 && !self.proves_invitation(&hello, &key) =>
             {
-                Err(format!(
-                    "the peer in the room (key {fingerprint}) cannot prove it holds this room code: it is not the host who made it, but someone who knows only the room name, such as the signaling server; nothing was signed"
-                ))
+                Err(Refusal::HostWithoutCode {
+                    fingerprint: fingerprint.to_string(),
+                })
             }
             (None, Start::Guest { .. }) => Ok(()),
             (None, Start::Host(_)) => match &self.rematch {
-                Some(r) if r.opponent != key => Err(format!(
-                    "the peer's key {fingerprint} is not the opponent this rematch is for"
-                )),
+                Some(r) if r.opponent != key => Err(Refusal::NotTheRematchOpponent {
+                    fingerprint: fingerprint.to_string(),
+                }),
                 Some(_) => Ok(()),
-                None if !self.proves_invitation(&hello, &key) => Err(format!(
-                    "someone without the room code (key {fingerprint}) tried to join: only the room name reached them, so it is not the friend you gave the code to (the signaling server, or whoever it told); refused, nothing was signed"
-                )),
+                None if !self.proves_invitation(&hello, &key) => Err(Refusal::GuestWithoutCode {
+                    fingerprint: fingerprint.to_string(),
+                }),
                 None => Ok(()),
             },
             (None, _) => Ok(()),
         };
-        if let Err(reason) = expected {
-            let mut out = self.reject(bytes, reason.clone());
+        if let Err(refusal) = expected {
+            let reason = refusal.to_string();
+            let mut out = self.reject(bytes, refusal);
             out.push(Output::Disconnect(reason));
             return out;
         }
@@ -980,20 +969,15 @@ impl Session {
     fn on_record(&mut self, bytes: &[u8], record_bytes: &[u8], now_ms: u64) -> Vec<Output> {
         let record = match Record::decode(record_bytes) {
             Ok(record) => record,
-            Err(e) => return self.reject(bytes, format!("record: {e}")),
+            Err(e) => return self.reject(bytes, Refusal::Undecodable(e)),
         };
         let seq = record.content().seq as usize;
         if seq < self.records.len() {
             return self.on_known_place(bytes, record, seq);
         }
         if seq > self.records.len() {
-            return self.reject(
-                bytes,
-                format!(
-                    "record {seq} arrived out of order: expected record {}",
-                    self.records.len()
-                ),
-            );
+            let expected = self.records.len();
+            return self.reject(bytes, Refusal::OutOfOrder { seq, expected });
         }
         match self.take_next(record, now_ms, true) {
             Ok(taken) => {
@@ -1014,12 +998,12 @@ impl Session {
         record: Record,
         now_ms: u64,
         advance: bool,
-    ) -> Result<Vec<Output>, String> {
+    ) -> Result<Vec<Output>, Refusal> {
         // A record in our own name is accepted only with our signature: the
         // peer may be returning one our log lost.
         match &mut self.verifier {
             None => self.verifier = Some(self.check_genesis(&record)?),
-            Some(v) => v.append(&record).map_err(|e| e.to_string())?,
+            Some(v) => v.append(&record).map_err(Refusal::Invalid)?,
         }
         let seq = record.content().seq;
         self.records.push(record.clone());
@@ -1040,7 +1024,7 @@ impl Session {
     /// different record signed for a place we hold halts the game with the
     /// proof, as from the peer. Returns what to do, or why it was refused
     /// (nothing changed then).
-    pub fn relayed(&mut self, record: Record, now_ms: u64) -> Result<Vec<Output>, String> {
+    pub fn relayed(&mut self, record: Record, now_ms: u64) -> Result<Vec<Output>, Refusal> {
         self.take_relayed(record, now_ms, true)
     }
 
@@ -1049,7 +1033,11 @@ impl Session {
     /// calls [`Session::catch_up`] once, so that nothing is signed on a
     /// view of the game that the rest of the batch changes (a setup step
     /// this identity signed elsewhere may be in it).
-    pub fn relayed_in_batch(&mut self, record: Record, now_ms: u64) -> Result<Vec<Output>, String> {
+    pub fn relayed_in_batch(
+        &mut self,
+        record: Record,
+        now_ms: u64,
+    ) -> Result<Vec<Output>, Refusal> {
         self.take_relayed(record, now_ms, false)
     }
 
@@ -1058,9 +1046,9 @@ impl Session {
         record: Record,
         now_ms: u64,
         advance: bool,
-    ) -> Result<Vec<Output>, String> {
+    ) -> Result<Vec<Output>, Refusal> {
         if let Some(reason) = &self.halted {
-            return Err(format!("the game is halted: {reason}"));
+            return Err(Refusal::Halted(reason.clone()));
         }
         let seq = record.content().seq as usize;
         if seq < self.records.len() {
@@ -1071,10 +1059,10 @@ impl Session {
             return Ok(self.on_known_place(&bytes, record, seq));
         }
         if seq > self.records.len() {
-            return Err(format!(
-                "record {seq} arrived out of order: expected record {}",
-                self.records.len()
-            ));
+            return Err(Refusal::OutOfOrder {
+                seq,
+                expected: self.records.len(),
+            });
         }
         self.take_next(record, now_ms, advance)
     }
@@ -1095,7 +1083,7 @@ impl Session {
             return vec![];
         }
         if record.content().game_id != ours.content().game_id {
-            return self.reject(bytes, format!("record {seq} belongs to another game"));
+            return self.reject(bytes, Refusal::OtherGame { seq });
         }
         let author = record.content().author;
         let signed = self.verifier.as_ref().is_some_and(|v| {
@@ -1103,10 +1091,7 @@ impl Session {
                 .is_some_and(|p| p.key.verify(&record.signed_message(), record.signature()))
         });
         if !signed {
-            return self.reject(
-                bytes,
-                format!("record {seq}: the signature is not valid for the {author}'s key"),
-            );
+            return self.reject(bytes, Refusal::BadSignature { seq, author });
         }
         let proof = self.verifier.as_ref().and_then(|v| {
             let key = v.player(author)?.key;
@@ -1151,14 +1136,12 @@ impl Session {
     /// Checks a genesis from the host: valid, from the host we are talking
     /// to (or, relayed, the host the room code names), and naming us (or
     /// open to us).
-    fn check_genesis(&self, record: &Record) -> Result<MatchVerifier, String> {
-        let verifier = MatchVerifier::start(record).map_err(|e| e.to_string())?;
+    fn check_genesis(&self, record: &Record) -> Result<MatchVerifier, Refusal> {
+        let verifier = MatchVerifier::start(record).map_err(Refusal::Invalid)?;
         let host = verifier.player(Seat::Host).map(|p| p.key);
         match (&self.peer, &self.start) {
             (Some(peer), _) if host != Some(peer.key) => {
-                return Err(
-                    "record 0: the genesis is not signed by the host we are talking to".into(),
-                );
+                return Err(Refusal::GenesisNotFromPeer);
             }
             (Some(_), _) => {}
             (
@@ -1168,24 +1151,22 @@ impl Session {
                     invitation,
                 },
             ) => check_genesis_host(record, host, expected, invitation.as_deref())?,
-            (None, _) => return Err("record 0: a genesis this side did not ask for".into()),
+            (None, _) => return Err(Refusal::GenesisNotAsked),
         }
         if let Some(guest) = verifier.player(Seat::Guest)
             && guest.key != self.identity.public_key()
         {
-            return Err("record 0: the genesis names another guest key than ours".into());
+            return Err(Refusal::GenesisForAnotherGuest);
         }
         if let Some(rematch) = &self.rematch {
             if verifier.previous_game() != Some(rematch.previous) || host != Some(rematch.opponent)
             {
-                return Err("record 0: not a rematch of our game from its opponent".into());
+                return Err(Refusal::NotOurRematch);
             }
             if *verifier.proposal() != rematch.proposal
                 || verifier.deadline_secs() != rematch.deadline_secs
             {
-                return Err(
-                    "record 0: the rematch does not keep the rules and deadline of our game".into(),
-                );
+                return Err(Refusal::RematchChangesTerms);
             }
         }
         Ok(verifier)

@@ -7,6 +7,7 @@ use crate::match_log::invite::InviteSecret;
 use crate::match_log::record::PROTOCOL_VERSION;
 use crate::match_log::verify::Violation;
 use crate::match_log::verify_log;
+use crate::net::refusal::Refusal;
 use crate::random_player::RandomPlayer;
 
 const T0: u64 = 1_796_000_000_000;
@@ -183,7 +184,7 @@ fn forged(log: &Session, author: Seat, signer: &Identity, body: Body) -> Vec<u8>
 
 fn rejected(outputs: &[Output]) -> Option<String> {
     outputs.iter().find_map(|o| match o {
-        Output::Event(Event::Rejected(r)) => Some(r.clone()),
+        Output::Event(Event::Rejected(r)) => Some(r.to_string()),
         _ => None,
     })
 }
@@ -723,7 +724,11 @@ fn an_open_genesis_cannot_be_accepted_without_the_room_secret() {
     let (_host, out, mut guest) = open_pair(*b"WRONGROOM0");
     let genesis = persisted(&out).remove(0);
     let why = guest.relayed(genesis.clone(), T0 + 1).unwrap_err();
-    assert!(why.contains("not made with your code's secret"), "{why}");
+    assert_eq!(why, Refusal::NotMadeWithCode);
+    assert!(
+        why.to_string().contains("not made with your code's secret"),
+        "{why}"
+    );
     assert!(guest.records().is_empty(), "nothing taken, nothing signed");
     // Forged acceptances are refused and change nothing: one signed by
     // another invite key, one showing a room name as version 1 did.
@@ -784,8 +789,10 @@ fn a_relayed_genesis_from_a_host_the_code_does_not_name_is_refused() {
     let refused = guest
         .relayed(persisted(&out).remove(0), T0 + 1)
         .unwrap_err();
+    assert!(matches!(refused, Refusal::GenesisNotFromCodesHost { .. }));
     assert!(
         refused
+            .to_string()
             .contains("not signed by the host the room code names (a fingerprint starting ZZZZZ)"),
         "{refused}"
     );
@@ -949,7 +956,7 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
     assert!(
         guest_events
             .iter()
-            .any(|e| matches!(e, Event::Rejected(r) if r.contains("not a rematch of our game")))
+            .any(|e| matches!(e, Event::Rejected(r @ Refusal::NotOurRematch) if r.to_string().contains("not a rematch of our game")))
     );
     let (mut host, _) = offer(host_id, guest_id, previous);
     let mut stranger = Session::guest(
@@ -959,7 +966,7 @@ fn a_rematch_waits_for_consent_is_only_for_the_old_opponent_and_can_be_declined(
     );
     let (host_events, _) = connect(&mut host, &mut stranger);
     assert!(host_events.iter().any(
-        |e| matches!(e, Event::Rejected(r) if r.contains("not the opponent this rematch is for"))
+        |e| matches!(e, Event::Rejected(r @ Refusal::NotTheRematchOpponent { .. }) if r.to_string().contains("not the opponent this rematch is for"))
     ));
     assert!(host.records().is_empty(), "no proposal to a stranger");
 }
@@ -1069,7 +1076,7 @@ fn a_host_whose_fingerprint_matches_the_code_but_who_cannot_prove_it_is_refused(
     let why = guest_events
         .iter()
         .find_map(|e| match e {
-            Event::Rejected(r) => Some(r.clone()),
+            Event::Rejected(r) => Some(r.to_string()),
             _ => None,
         })
         .expect("the guest refuses the impostor");
@@ -1118,7 +1125,7 @@ fn a_guest_without_the_code_is_refused_and_the_host_signs_nothing_for_it() {
     let why = host_events
         .iter()
         .find_map(|e| match e {
-            Event::Rejected(r) => Some(r.clone()),
+            Event::Rejected(r) => Some(r.to_string()),
             _ => None,
         })
         .expect("the host refuses the intruder");
@@ -1164,7 +1171,7 @@ fn a_link_guest_takes_only_the_exact_host_key() {
     );
     let (_, events) = connect(&mut other, &mut guest);
     assert!(events.iter().any(
-        |e| matches!(e, Event::Rejected(r) if r.contains("does not match the room code (expected the key"))
+        |e| matches!(e, Event::Rejected(r @ Refusal::NotTheCodesHost { .. }) if r.to_string().contains("does not match the room code (expected the key"))
     ));
     assert!(guest.records().is_empty());
 }
