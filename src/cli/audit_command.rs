@@ -427,7 +427,7 @@ fn compare(first: &[Record], second: &[Record], as_json: bool) -> Result<String,
         out
     };
     if disputed {
-        Err(CliError::Disputed(text))
+        Err(CliError::Disputed { report: text })
     } else {
         Ok(text)
     }

@@ -136,8 +136,7 @@ pub fn host_detached(
     let server = parse_server(server.ok_or(CliError::DetachNeedsServer)?)?;
     let identity = data_dir.identity()?;
     let fingerprint = identity.public_key().fingerprint();
-    let code = RoomCode::generate(&identity.public_key(), Some(server.clone()))
-        .map_err(|e| CliError::Random(e.to_string()))?;
+    let code = RoomCode::generate(&identity.public_key(), Some(server.clone()))?;
     let secret = code.secret().expect("a new code is of version 2");
     let log = match log {
         Some(path) => path.to_path_buf(),

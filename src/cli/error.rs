@@ -39,7 +39,7 @@ pub enum CliError {
     DataDir(#[from] crate::data_dir::DataDirError),
     /// The OS random generator failed.
     #[error("no random bytes from the operating system: {0}")]
-    Random(String),
+    Random(#[from] getrandom::Error),
     /// A log file cannot be read or written.
     #[error(transparent)]
     LogFile(crate::match_log::log_file::LogFileError),
@@ -171,12 +171,55 @@ pub enum CliError {
     /// A copy of a game cannot be kept.
     #[error(transparent)]
     Keep(#[from] crate::data_dir::register::KeepError),
-    /// A served page is not the local build, or cannot be compared.
-    #[error("{0}")]
-    Page(String),
-    /// An identity cannot be exported or imported.
-    #[error("{0}")]
-    Identity(String),
+    /// The local browser bundle (`--dist DIR`) cannot be read.
+    #[error(transparent)]
+    Bundle(#[from] reversi_signaling::web_assets::WebAssetsError),
+    /// This program was built without the browser bundle, and no `--dist`
+    /// was given.
+    #[error(
+        "this program has no browser bundle built in: run web/build.sh and pass --dist web/dist"
+    )]
+    NoBundle,
+    /// A file of the served page cannot be fetched.
+    #[error("{name}: {source}")]
+    PageFetch {
+        /// The file of the bundle.
+        name: String,
+        /// Why the request failed.
+        source: crate::net::http_client::HttpError,
+    },
+    /// The served page is not this build (the report says which files
+    /// differ).
+    #[error("{report}")]
+    PageDiffers {
+        /// The file-by-file comparison, as printed.
+        report: String,
+    },
+    /// `--passphrase-file` is missing and there is no terminal to ask on.
+    #[error("no passphrase: pass --passphrase-file FILE, or run this on a terminal")]
+    NoPassphrase,
+    /// The passphrase typed twice differs.
+    #[error("the two passphrases differ")]
+    PassphrasesDiffer,
+    /// An identity cannot be sealed for export.
+    #[error(transparent)]
+    Seal(crate::identity_export::ExportError),
+    /// An exported identity cannot be opened.
+    #[error("{}: {source}", path.display())]
+    Unseal {
+        /// The export file.
+        path: PathBuf,
+        /// Why it cannot be opened.
+        source: crate::identity_export::ExportError,
+    },
+    /// A file given as an exported identity cannot be read as one.
+    #[error("{}: not an exported identity ({source})", path.display())]
+    NotAnExport {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
     /// A positions file has a line that is not a position, or that the
     /// rules refuse.
     #[error("{}: {source}", path.display())]
@@ -220,16 +263,19 @@ pub enum CliError {
     /// `reversi ladder --from` is not below `--to`.
     #[error("--from must be below --to")]
     LadderRange,
-    /// Two logs of one game disagree (the text is the full report).
-    #[error("{0}")]
-    Disputed(String),
+    /// Two logs of one game disagree.
+    #[error("{report}")]
+    Disputed {
+        /// The comparison, as printed.
+        report: String,
+    },
     /// An evaluation weights file cannot be read or is refused.
-    #[error("--eval {path}: {reason}")]
+    #[error("--eval {path}: {source}")]
     Weights {
         /// The file named.
         path: String,
         /// Why it cannot be used.
-        reason: String,
+        source: WeightsRefused,
     },
 }
 
@@ -277,4 +323,18 @@ fn refused_note(refused: &[String]) -> String {
             refused.len()
         ),
     }
+}
+
+/// Why an evaluation weights file (`--eval FILE`) is not used.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsRefused {
+    /// The file cannot be read.
+    #[error(transparent)]
+    Read(std::io::Error),
+    /// The file is not pattern weights.
+    #[error(transparent)]
+    Decode(crate::search::patterns::PatternWeightsError),
+    /// A search has already chosen this process's evaluation.
+    #[error(transparent)]
+    InUse(crate::search::patterns::EvaluationInUse),
 }

@@ -45,7 +45,10 @@ enum IdentityAction {
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CliError + '_ {
-    move |e| CliError::Identity(format!("{}: {e}", path.display()))
+    move |source| CliError::File {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// The passphrase: the file's first line, else typed on the terminal
@@ -56,15 +59,13 @@ fn passphrase(file: Option<&Path>, confirm: bool) -> Result<String, CliError> {
         return Ok(text.lines().next().unwrap_or_default().to_string());
     }
     if !std::io::stdin().is_terminal() {
-        return Err(CliError::Identity(
-            "no passphrase: pass --passphrase-file FILE, or run this on a terminal".into(),
-        ));
+        return Err(CliError::NoPassphrase);
     }
     let first = rpassword::prompt_password("passphrase: ").map_err(CliError::Terminal)?;
     if confirm {
         let again = rpassword::prompt_password("again: ").map_err(CliError::Terminal)?;
         if again != first {
-            return Err(CliError::Identity("the two passphrases differ".into()));
+            return Err(CliError::PassphrasesDiffer);
         }
     }
     Ok(first)
@@ -85,11 +86,9 @@ pub fn run(args: &IdentityArgs, data_dir: &DataDir) -> Result<String, CliError> 
             let passphrase = passphrase(passphrase_file.as_deref(), true)?;
             let mut salt = [0; 16];
             let mut nonce = [0; 24];
-            getrandom::fill(&mut salt)
-                .and_then(|()| getrandom::fill(&mut nonce))
-                .map_err(|e| CliError::Random(e.to_string()))?;
+            getrandom::fill(&mut salt).and_then(|()| getrandom::fill(&mut nonce))?;
             let text = identity_export::seal(&identity, &passphrase, salt, nonce, Cost::DEFAULT)
-                .map_err(|e| CliError::Identity(e.to_string()))?;
+                .map_err(CliError::Seal)?;
             write_owner_only(file, &text)?;
             Ok(format!(
                 "exported {} to {}: import it with `reversi identity import` or in the browser's settings; anyone with the file and the passphrase can play as you\n",
@@ -104,8 +103,11 @@ pub fn run(args: &IdentityArgs, data_dir: &DataDir) -> Result<String, CliError> 
         }) => {
             let text = read_bounded(file)?;
             let passphrase = passphrase(passphrase_file.as_deref(), false)?;
-            let identity = identity_export::open(&text, &passphrase)
-                .map_err(|e| CliError::Identity(format!("{}: {e}", file.display())))?;
+            let identity =
+                identity_export::open(&text, &passphrase).map_err(|source| CliError::Unseal {
+                    path: file.clone(),
+                    source,
+                })?;
             let outcome = data_dir.adopt_identity(&identity, *replace)?;
             Ok(format!("{outcome}\n"))
         }
@@ -118,11 +120,9 @@ fn read_bounded(path: &Path) -> Result<String, CliError> {
     let mut text = String::new();
     file.take(MAX_EXPORT_BYTES as u64 + 1)
         .read_to_string(&mut text)
-        .map_err(|e| {
-            CliError::Identity(format!(
-                "{}: not an exported identity ({e})",
-                path.display()
-            ))
+        .map_err(|source| CliError::NotAnExport {
+            path: path.to_path_buf(),
+            source,
         })?;
     Ok(text)
 }

@@ -23,7 +23,7 @@ pub mod watch_command;
 
 use clap::{Parser, Subcommand};
 
-pub use error::{CliError, NotSigned};
+pub use error::{CliError, NotSigned, WeightsRefused};
 
 /// Peer-to-peer Reversi in all its historic forms.
 #[derive(Debug, Parser)]

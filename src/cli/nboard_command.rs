@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::CliError;
+use super::{CliError, WeightsRefused};
 use crate::nboard::{NboardEngine, Request, SearchAnswer};
 use crate::search::Searcher;
 use crate::search::patterns::{self, PatternWeights};
@@ -67,9 +67,9 @@ fn parse_move_time(text: &str) -> Result<Duration, String> {
 
 /// Makes `eval` this process's evaluation, before any search.
 fn choose_evaluation(eval: &str) -> Result<(), CliError> {
-    let refuse = |reason: String| CliError::Weights {
+    let refuse = |source: WeightsRefused| CliError::Weights {
         path: eval.to_string(),
-        reason,
+        source,
     };
     let chosen = match eval {
         "patterns" => return Ok(()),
@@ -81,12 +81,13 @@ fn choose_evaluation(eval: &str) -> Result<(), CliError> {
                     f.take(patterns::MAX_FILE as u64 + 1)
                         .read_to_end(&mut bytes)
                 })
-                .map_err(|e| refuse(e.to_string()))?;
-            let weights = PatternWeights::decode(&bytes).map_err(|e| refuse(e.to_string()))?;
+                .map_err(|e| refuse(WeightsRefused::Read(e)))?;
+            let weights =
+                PatternWeights::decode(&bytes).map_err(|e| refuse(WeightsRefused::Decode(e)))?;
             Some(weights)
         }
     };
-    patterns::install(chosen).map_err(|e| refuse(e.to_string()))
+    patterns::install(chosen).map_err(|e| refuse(WeightsRefused::InUse(e)))
 }
 
 enum Event {

@@ -100,7 +100,7 @@ pub struct SelfplayArgs {
 
 fn random_bytes() -> Result<[u8; 32], CliError> {
     let mut out = [0u8; 32];
-    getrandom::fill(&mut out).map_err(|e| CliError::Random(e.to_string()))?;
+    getrandom::fill(&mut out)?;
     Ok(out)
 }
 
@@ -124,7 +124,7 @@ pub fn run(args: &SelfplayArgs, data_dir: &DataDir) -> Result<String, CliError> 
         .unwrap_or_else(|| u64::from_le_bytes(host_nonce[..8].try_into().expect("8 bytes")));
     let players = Players {
         host: data_dir.identity()?,
-        guest: Identity::generate().map_err(|e| CliError::Random(e.to_string()))?,
+        guest: Identity::generate()?,
         host_nonce,
         guest_nonce,
     };

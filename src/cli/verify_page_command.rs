@@ -36,20 +36,15 @@ pub struct VerifyPageArgs {
 /// loads a bundle), or the bundle built into this program.
 fn local_bundle(dist: Option<&Path>) -> Result<WebAssets, CliError> {
     match dist {
-        Some(dir) => WebAssets::load(dir).map_err(|e| CliError::Page(e.to_string())),
-        None => crate::net::embedded_server::built_in_bundle().ok_or_else(|| {
-            CliError::Page(
-                "this program has no browser bundle built in: run web/build.sh and pass --dist web/dist"
-                    .into(),
-            )
-        }),
+        Some(dir) => Ok(WebAssets::load(dir)?),
+        None => crate::net::embedded_server::built_in_bundle().ok_or(CliError::NoBundle),
     }
 }
 
 /// The server and the page's folder (`/play/` when the URL names none).
 fn page_of(url: &str) -> Result<(ServerUrl, String), CliError> {
     let url = url.trim();
-    let server = ServerUrl::parse(url).map_err(|e| CliError::Page(e.to_string()))?;
+    let server = ServerUrl::parse(url)?;
     let without_fragment = url.split(['#', '?']).next().unwrap_or_default();
     let after_scheme = without_fragment
         .split_once("://")
@@ -103,7 +98,12 @@ pub fn run(args: &VerifyPageArgs) -> Result<String, CliError> {
                 differs += 1;
                 format!("{name:<16} MISSING   the server answered {status}")
             }
-            Err(e) => return Err(CliError::Page(format!("{name}: {e}"))),
+            Err(source) => {
+                return Err(CliError::PageFetch {
+                    name: name.to_string(),
+                    source,
+                });
+            }
         };
         report.push_str(&line);
         report.push('\n');
@@ -124,7 +124,12 @@ pub fn run(args: &VerifyPageArgs) -> Result<String, CliError> {
                 "{CHECKSUMS:<16} MISSING   the server answered {status}\n"
             ));
         }
-        Err(e) => return Err(CliError::Page(format!("{CHECKSUMS}: {e}"))),
+        Err(source) => {
+            return Err(CliError::PageFetch {
+                name: CHECKSUMS.to_string(),
+                source,
+            });
+        }
     }
     let page = format!("{server}{folder}")
         .replacen("wss://", "https://", 1)
@@ -134,9 +139,11 @@ pub fn run(args: &VerifyPageArgs) -> Result<String, CliError> {
             "{report}the page at {page} is this build: bundle sha256 {ours}\n"
         ))
     } else {
-        Err(CliError::Page(format!(
-            "{report}the page at {page} is NOT this build ({differs} file(s) differ; this build is bundle sha256 {ours}): do not enter anything into it"
-        )))
+        Err(CliError::PageDiffers {
+            report: format!(
+                "{report}the page at {page} is NOT this build ({differs} file(s) differ; this build is bundle sha256 {ours}): do not enter anything into it"
+            ),
+        })
     }
 }
 
