@@ -47,7 +47,7 @@ pub enum BrowserDataError {
     /// A stored log does not parse.
     #[error("the log of room {room} stored in this browser is damaged: {reason}")]
     BadLog {
-        /// The room.
+        /// The room name on the signaling server.
         room: String,
         /// What is wrong.
         reason: String,

@@ -85,7 +85,7 @@ pub enum ExportError {
     TooCostly {
         /// What the file asks.
         found: String,
-        /// The limit.
+        /// The most accepted, as written.
         max: String,
     },
     /// The passphrase is wrong, or the file was changed.

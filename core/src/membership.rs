@@ -61,7 +61,7 @@ pub enum StatementError {
     TooLarge {
         /// Bytes given.
         found: usize,
-        /// The limit.
+        /// The most this decoder accepts.
         max: usize,
     },
     /// Not the JSON form.

@@ -50,7 +50,7 @@ pub enum WebAssetsError {
     /// A file larger than a bundle's.
     #[error("{path} is {bytes} bytes, more than the {MAX_FILE_BYTES} a bundle's file may have")]
     TooLarge {
-        /// The file.
+        /// The file, as named on the command line.
         path: PathBuf,
         /// Its size.
         bytes: u64,

@@ -80,7 +80,7 @@ pub enum CliError {
     NothingRecorded {
         /// `room` or `server`.
         what: &'static str,
-        /// The log.
+        /// The game's log file.
         log: PathBuf,
     },
     /// The opponent declined the rematch this side proposed.
@@ -135,7 +135,7 @@ pub enum CliError {
     NoOpenGame {
         /// The server asked.
         server: ServerUrl,
-        /// The room.
+        /// The room name on the signaling server.
         room: String,
         /// Why the games in the room were refused.
         refused: Vec<String>,
@@ -215,7 +215,7 @@ pub enum CliError {
     /// A file given as an exported identity cannot be read as one.
     #[error("{}: not an exported identity ({source})", path.display())]
     NotAnExport {
-        /// The file.
+        /// The file, as named on the command line.
         path: PathBuf,
         /// What the system said.
         source: std::io::Error,
@@ -224,7 +224,7 @@ pub enum CliError {
     /// rules refuse.
     #[error("{}: {source}", path.display())]
     Positions {
-        /// The file.
+        /// The file, as named on the command line.
         path: PathBuf,
         /// What is wrong.
         source: crate::engine::obf::ObfError,
@@ -235,7 +235,7 @@ pub enum CliError {
     /// A file that should be text is not UTF-8.
     #[error("{}: not UTF-8 text", path.display())]
     NotText {
-        /// The file.
+        /// The file, as named on the command line.
         path: PathBuf,
     },
     /// `reversi solve --setup`: the positions come from the file.
@@ -249,13 +249,13 @@ pub enum CliError {
     /// A file was given with rule flags, but a file carries its own rules.
     #[error("{}: a file carries its rules; the rule flags are for a transcript", path.display())]
     RulesWithFile {
-        /// The file.
+        /// The file, as named on the command line.
         path: PathBuf,
     },
     /// A GGF file cannot be read.
     #[error("{}: {source}", path.display())]
     Ggf {
-        /// The file.
+        /// The file, as named on the command line.
         path: PathBuf,
         /// What is wrong.
         source: crate::engine::GgfError,

@@ -30,7 +30,7 @@ pub enum DataDirError {
     /// The file system failed.
     #[error("{path}: {source}")]
     Io {
-        /// The path.
+        /// The file or folder that failed.
         path: PathBuf,
         /// What failed.
         source: std::io::Error,

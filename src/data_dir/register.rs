@@ -95,7 +95,7 @@ pub enum KeepError {
     /// The log does not verify, or is not a game of this identity.
     #[error("{log}: not a valid log of a game of yours")]
     NotYours {
-        /// The log.
+        /// The game's log file.
         log: PathBuf,
     },
     /// Another copy holds more of this side's records.
@@ -116,7 +116,7 @@ pub enum KeepError {
     /// Another copy could not be moved aside.
     #[error("cannot set {path} aside: {source}")]
     SetAside {
-        /// The copy.
+        /// The other copy of the log.
         path: PathBuf,
         /// What failed.
         source: std::io::Error,

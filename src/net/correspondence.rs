@@ -80,7 +80,7 @@ pub enum CorrespondenceError {
     /// Another program holds the log all the while.
     #[error("{path} is in use by another program (waited {} s); nothing signed", .waited.as_secs())]
     Busy {
-        /// The log.
+        /// The game's log file.
         path: PathBuf,
         /// How long this program waited.
         waited: std::time::Duration,
@@ -88,7 +88,7 @@ pub enum CorrespondenceError {
     /// The log is not a game of this identity, or does not verify.
     #[error("{path}: {error}")]
     Resume {
-        /// The log.
+        /// The game's log file.
         path: PathBuf,
         /// Why.
         error: ResumeError,

@@ -22,7 +22,7 @@ pub enum HttpError {
     /// No connection.
     #[error("cannot reach {server}: {reason}")]
     Connect {
-        /// The server.
+        /// The server asked, as the player named it.
         server: String,
         /// What failed.
         reason: String,
@@ -30,7 +30,7 @@ pub enum HttpError {
     /// The TLS handshake failed (certificate not trusted, wrong name, …).
     #[error("TLS with {server} failed: {reason}")]
     Tls {
-        /// The server.
+        /// The server asked, as the player named it.
         server: String,
         /// What failed.
         reason: String,
@@ -38,15 +38,15 @@ pub enum HttpError {
     /// No complete answer in time.
     #[error("{server} did not answer within {} s", .timeout.as_secs())]
     Timeout {
-        /// The server.
+        /// The server asked, as the player named it.
         server: String,
-        /// The limit.
+        /// How long the request was given.
         timeout: Duration,
     },
     /// An answer that is not HTTP, or too large.
     #[error("{server} sent a malformed answer: {reason}")]
     Malformed {
-        /// The server.
+        /// The server asked, as the player named it.
         server: String,
         /// What is wrong.
         reason: String,

@@ -33,7 +33,7 @@ pub enum LeaderboardError {
     /// The server keeps no leaderboard.
     #[error("{server} keeps no leaderboard (it answered {status})")]
     NoLeaderboard {
-        /// The server.
+        /// The server asked, as the player named it.
         server: String,
         /// Its status.
         status: u16,

@@ -38,7 +38,7 @@ pub enum MailboxError {
     /// The server has no mailbox.
     #[error("{server} keeps no mailbox (it answered {status} at /mailbox)")]
     NoMailbox {
-        /// The server.
+        /// The server asked, as the player named it.
         server: String,
         /// Its status.
         status: u16,

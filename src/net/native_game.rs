@@ -49,7 +49,7 @@ pub trait GameFiles {
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {source}", path.display())]
 pub struct GameFolderError {
-    /// The folder.
+    /// The games folder that could not be made.
     pub path: PathBuf,
     /// What the system said.
     pub source: std::io::Error,
@@ -162,7 +162,7 @@ pub enum GameStartError {
     /// The room file beside the log cannot be written.
     #[error("{}: {source}", path.display())]
     RoomFile {
-        /// The room file.
+        /// The room file beside the log.
         path: PathBuf,
         /// What the system said.
         source: std::io::Error,

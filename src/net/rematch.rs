@@ -30,7 +30,7 @@ pub enum RematchError {
     /// The room file of the new log cannot be written.
     #[error("{path}: {reason}")]
     RoomFile {
-        /// The file.
+        /// The file, as named on the command line.
         path: PathBuf,
         /// What failed.
         reason: String,

@@ -175,7 +175,7 @@ pub enum RoomCodeError {
         "a room code uses only the letters A–Z and the digits 2–7; {found:?} is not one of them"
     )]
     Character {
-        /// The character.
+        /// The character that is not in the code alphabet.
         found: char,
     },
     /// The check character does not match: a typo.

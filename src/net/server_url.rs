@@ -18,19 +18,19 @@ pub enum ServerUrlError {
     /// An unknown scheme.
     #[error("a server address starts with ws://, wss://, http:// or https://, found {found:?}")]
     Scheme {
-        /// The text given.
+        /// The text given, cut to 80 characters.
         found: String,
     },
     /// No host, or characters a host cannot have.
     #[error("no valid host in {found:?} (expected e.g. wss://play.example.org)")]
     Host {
-        /// The text given.
+        /// The text given, cut to 80 characters.
         found: String,
     },
     /// A port that is not a number from 1 to 65535.
     #[error("the port in {found:?} is not a number from 1 to 65535")]
     Port {
-        /// The text given.
+        /// The text given, cut to 80 characters.
         found: String,
     },
 }

@@ -39,9 +39,9 @@ pub enum RegisterError {
         game = short(.game)
     )]
     AlreadySigned {
-        /// The game.
+        /// The game's id (the hash of its genesis).
         game: Digest,
-        /// The place.
+        /// The record's place in the log.
         seq: u32,
         /// The log that holds the signed record.
         log: String,
@@ -54,7 +54,7 @@ pub enum RegisterError {
         lacks = if *.missing { "lacks" } else { "holds differently" }
     )]
     Diverged {
-        /// The game.
+        /// The game's id (the hash of its genesis).
         game: Digest,
         /// The place asked for.
         seq: u32,
@@ -73,7 +73,7 @@ pub enum RegisterError {
         game = short(.game)
     )]
     Unsettled {
-        /// The game.
+        /// The game's id (the hash of its genesis).
         game: Digest,
         /// The copies found.
         copies: Vec<String>,

@@ -90,7 +90,7 @@ pub enum WatchError {
     /// The mailbox does not hold the game.
     #[error("the mailbox of {server} holds no game {game_id}")]
     NotFound {
-        /// The server.
+        /// The server asked, as the player named it.
         server: String,
         /// The game (hex).
         game_id: String,

@@ -71,7 +71,7 @@ pub enum WireError {
     TooLarge {
         /// Bytes received.
         found: usize,
-        /// The limit.
+        /// The most this decoder accepts.
         max: usize,
     },
     /// Not a message.

@@ -111,7 +111,7 @@ pub enum GameProblem {
     Illegal {
         /// The 1-based move number.
         ply: usize,
-        /// The square.
+        /// The square the record names.
         square: Square,
         /// Why.
         error: PlayError,
@@ -121,7 +121,7 @@ pub enum GameProblem {
     WrongSide {
         /// The 1-based move number.
         ply: usize,
-        /// The square.
+        /// The square the record names.
         square: Square,
         /// The side to move.
         expected: Color,

@@ -100,7 +100,7 @@ pub enum GgfError {
     Illegal {
         /// The 1-based number of the move tag.
         number: usize,
-        /// The square.
+        /// The square the record names.
         square: Square,
         /// Why it is illegal.
         error: PlayError,

@@ -46,7 +46,7 @@ pub enum ObfError {
     TooLong {
         /// Its length.
         found: usize,
-        /// The limit.
+        /// The most this decoder accepts.
         max: usize,
     },
     /// A line is not a position.

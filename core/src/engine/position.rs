@@ -41,25 +41,25 @@ pub enum PlayError {
     /// The square holds a disc.
     #[error("{square} is occupied")]
     Occupied {
-        /// The square.
+        /// The square the record names.
         square: Square,
     },
     /// The square is a wall.
     #[error("{square} is a wall")]
     Wall {
-        /// The square.
+        /// The square the record names.
         square: Square,
     },
     /// During the free or double opening, only the centre squares may be played.
     #[error("{square} is not a centre square; the first four discs go on d4, e4, d5, e5")]
     OutsideCentre {
-        /// The square.
+        /// The square the record names.
         square: Square,
     },
     /// The move flanks no line of opponent discs.
     #[error("{square} flips nothing")]
     FlipsNothing {
-        /// The square.
+        /// The square the record names.
         square: Square,
     },
 }

@@ -139,13 +139,13 @@ pub enum SetupError {
     /// A square holds both a black and a white disc.
     #[error("square {square} holds both a black and a white disc")]
     BothColours {
-        /// The square.
+        /// The square the record names.
         square: Square,
     },
     /// A square holds a wall and a disc.
     #[error("square {square} holds a wall and a disc")]
     WallAndDisc {
-        /// The square.
+        /// The square the record names.
         square: Square,
     },
     /// A free or double opening needs the four centre squares empty.

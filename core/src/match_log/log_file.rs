@@ -34,7 +34,7 @@ pub enum LineProblem {
     /// Longer than [`MAX_LINE_BYTES`].
     #[error("line is longer than {max} bytes")]
     TooLong {
-        /// The limit.
+        /// The most this decoder accepts.
         max: usize,
     },
     /// Not a JSON object with exactly `record` and `view`.
@@ -60,7 +60,7 @@ pub enum LogFileError {
     /// The file system failed.
     #[error("{path}: {source}")]
     Io {
-        /// The file.
+        /// The file, as named on the command line.
         path: PathBuf,
         /// What failed.
         source: std::io::Error,
@@ -70,7 +70,7 @@ pub enum LogFileError {
     TooLarge {
         /// The size found (at least).
         found: usize,
-        /// The limit.
+        /// The most this decoder accepts.
         max: usize,
     },
     /// More lines than a log may hold.

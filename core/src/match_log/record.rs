@@ -218,9 +218,9 @@ pub struct Genesis {
     pub rules: WireRules,
     /// Time allowed per move, in seconds (300 to 604800).
     pub deadline_secs: u32,
-    /// The host.
+    /// The host's name and key.
     pub host: PlayerInfo,
-    /// The guest.
+    /// The guest's name and key.
     pub guest: PlayerInfo,
     /// SHA-256 of the host's secret nonce.
     pub host_commitment: Digest,
@@ -245,7 +245,7 @@ pub struct OpenGenesis {
     pub rules: WireRules,
     /// Time allowed per move, in seconds (300 to 604800).
     pub deadline_secs: u32,
-    /// The host.
+    /// The host's name and key.
     pub host: PlayerInfo,
     /// SHA-256 of the host's secret nonce.
     pub host_commitment: Digest,
@@ -321,7 +321,7 @@ pub enum DecodeError {
     TooLarge {
         /// Bytes given.
         found: usize,
-        /// The limit.
+        /// The most this decoder accepts.
         max: usize,
     },
     /// The content does not decode.
@@ -431,7 +431,7 @@ pub enum BatchError {
     /// More records than the reader takes at once.
     #[error("a batch holds at most {max} records")]
     TooMany {
-        /// The limit.
+        /// The most this decoder accepts.
         max: usize,
     },
     /// The bytes end inside an item's length.

@@ -77,7 +77,7 @@ pub enum Violation {
     /// More records than any game needs.
     #[error("more than {max} records")]
     TooManyRecords {
-        /// The limit.
+        /// The most this decoder accepts.
         max: usize,
     },
     /// A protocol version this program does not speak, or another than
@@ -160,7 +160,7 @@ pub enum Violation {
         seat: Seat,
         /// The limit in bytes.
         max: usize,
-        /// The name.
+        /// The name found in the record.
         found: String,
     },
     /// A deadline outside five minutes to seven days.
@@ -189,13 +189,13 @@ pub enum Violation {
     /// A colour number other than 0 (black) or 1 (white).
     #[error("colour number {found}, expected 0 (black) or 1 (white)")]
     BadColor {
-        /// The number.
+        /// The number found in the record.
         found: u8,
     },
     /// A square number over 63.
     #[error("square number {found}, expected 0 to 63")]
     SquareOutOfRange {
-        /// The number.
+        /// The number found in the record.
         found: u8,
     },
     /// A move the rules do not allow.
@@ -203,7 +203,7 @@ pub enum Violation {
     IllegalMove {
         /// The move's number, from 1.
         number: usize,
-        /// The square.
+        /// The square the record names.
         square: Square,
         /// Why.
         reason: PlayError,
@@ -213,7 +213,7 @@ pub enum Violation {
     PositionHash {
         /// The move's number, from 1.
         number: usize,
-        /// The square.
+        /// The square the record names.
         square: Square,
         /// The engine's hash (hex).
         expected: String,
