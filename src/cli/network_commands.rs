@@ -242,18 +242,9 @@ pub fn host(args: &HostArgs, data_dir: &DataDir) -> Result<String, CliError> {
         eprintln!("invite link (carries your whole key): {link}");
     }
     eprintln!("{}", crate::net::room_code::WHAT_A_CODE_PROTECTS);
-    let config = args.play.driver_config(game.room_url, game.log, None);
     // Spectators follow the game in a stand-alone server's mailbox.
-    let watch = game.watch_server;
-    let embedded = game.embedded;
-    let result = runtime.block_on(play(
-        Driver::new(game.session, game.writer, config),
-        &args.play,
-        watch,
-        None,
-    ));
-    StartedGame::stop_server(embedded);
-    result
+    let watch = game.watch_server.clone();
+    play_started(&runtime, game, &args.play, None, watch, None)
 }
 
 /// Runs `reversi join`.
@@ -279,15 +270,7 @@ pub fn join(args: &JoinArgs, data_dir: &DataDir) -> Result<String, CliError> {
         log: args.log.clone(),
     };
     let game = start(&runtime, how, data_dir.identity()?, data_dir)?;
-    let config = args
-        .play
-        .driver_config(game.room_url, game.log, Some(args.wait));
-    runtime.block_on(play(
-        Driver::new(game.session, game.writer, config),
-        &args.play,
-        None,
-        None,
-    ))
+    play_started(&runtime, game, &args.play, Some(args.wait), None, None)
 }
 
 /// Where `join` names a server when the code names none.
@@ -314,21 +297,12 @@ pub fn rematch(args: &RematchArgs, data_dir: &DataDir) -> Result<String, CliErro
         game.opponent.as_deref().unwrap_or_default()
     );
     let log = game.log.clone();
-    let config = args.play.driver_config(game.room_url, game.log, None);
     let answer = match (args.accept, args.decline) {
         (true, _) => Some(true),
         (_, true) => Some(false),
         _ => None,
     };
-    let embedded = game.embedded;
-    let result = runtime.block_on(play(
-        Driver::new(game.session, game.writer, config),
-        &args.play,
-        None,
-        answer,
-    ));
-    StartedGame::stop_server(embedded);
-    match result {
+    match play_started(&runtime, game, &args.play, None, None, answer) {
         Ok(text) => Ok(format!("{text}log: {}\n", log.display())),
         Err(CliError::Game(DriverError::Halted(HaltReason::RematchDeclined))) => {
             // A proposal nobody accepted is no game.
@@ -375,15 +349,23 @@ pub fn resume(args: &ResumeArgs, data_dir: &DataDir) -> Result<String, CliError>
             outcome
         );
     }
-    let config = args.play.driver_config(game.room_url, game.log, None);
-    let embedded = game.embedded;
-    let result = runtime.block_on(play(
-        Driver::new(game.session, game.writer, config),
-        &args.play,
-        None,
-        None,
-    ));
-    StartedGame::stop_server(embedded);
+    play_started(&runtime, game, &args.play, None, None, None)
+}
+
+/// Plays a started game to its end on `runtime` (see [`play`]), then stops
+/// the signaling server this program ran for it, if any.
+fn play_started(
+    runtime: &tokio::runtime::Runtime,
+    game: StartedGame,
+    flags: &PlayFlags,
+    first_peer_timeout: Option<Duration>,
+    watch: Option<ServerUrl>,
+    rematch_answer: Option<bool>,
+) -> Result<String, CliError> {
+    let config = flags.driver_config(game.room_url, game.log, first_peer_timeout);
+    let driver = Driver::new(game.session, game.writer, config);
+    let result = runtime.block_on(play(driver, flags, watch, rematch_answer));
+    StartedGame::stop_server(game.embedded);
     result
 }
 

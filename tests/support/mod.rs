@@ -9,6 +9,10 @@ pub mod nat_lab;
 pub mod player;
 pub mod postgres;
 pub mod signaling_server;
+#[path = "../../core/tests/support/words.rs"]
+mod words;
+
+pub use words::split_quoted;
 
 use reversi::cli::rule_args::RuleArgs;
 use reversi::engine::{Rules, Square};
@@ -40,28 +44,6 @@ pub fn rules_from_flags(flags: &str) -> Rules {
         .rules
         .rules()
         .unwrap_or_else(|e| panic!("flags {flags:?}: {e}"))
-}
-
-/// Splits on spaces, keeping double-quoted parts together.
-pub fn split_quoted(text: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut quoted = false;
-    for c in text.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ' ' if !quoted => {
-                if !current.is_empty() {
-                    parts.push(std::mem::take(&mut current));
-                }
-            }
-            _ => current.push(c),
-        }
-    }
-    if !current.is_empty() {
-        parts.push(current);
-    }
-    parts
 }
 
 /// Parses a square name, panicking on a typo in the test itself.

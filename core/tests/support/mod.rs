@@ -6,6 +6,9 @@
 #![allow(dead_code)]
 
 pub mod naive_rules;
+mod words;
+
+pub use words::split_quoted;
 
 use reversi_core::engine::{
     Bitboard, Discs, DrawRule, Opening, Preset, RuleOptions, Rules, Scoring, Setup, Square,
@@ -64,26 +67,4 @@ pub fn rules_from_flags(flags: &str) -> Rules {
     let mut start = setup.unwrap_or_else(|| Setup::for_opening(options.opening));
     start.walls = Bitboard(start.walls.0 | walls.0);
     Rules::new(options, start).unwrap_or_else(|e| bad("rules", &e))
-}
-
-/// Splits on spaces, keeping double-quoted parts together.
-pub fn split_quoted(text: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut quoted = false;
-    for c in text.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ' ' if !quoted => {
-                if !current.is_empty() {
-                    parts.push(std::mem::take(&mut current));
-                }
-            }
-            _ => current.push(c),
-        }
-    }
-    if !current.is_empty() {
-        parts.push(current);
-    }
-    parts
 }
