@@ -30,7 +30,10 @@ fi
 bash web/build.sh
 # The same bundle, byte for byte, from another folder.
 bash web/reproducible.sh
-cargo build --release -p reversi -p reversi-signaling --bins
+# The programs the scenarios start. Built as tests/all.sh builds them for
+# the soak that follows (with the examples, so with the dev-dependencies'
+# features): one build of the library with the bundle inside, not two.
+cargo build --release --workspace --bins --examples
 
 work=$(mktemp -d /tmp/reversi-browser.XXXXXX)
 ns="reversi-web-$$"
