@@ -44,7 +44,7 @@ pub use bitboard::Bitboard;
 #[doc(hidden)]
 pub use bitboard::grid_to_bits;
 pub use color::{ByColor, Color};
-pub use ggf::{GgfError, GgfGame, parse_ggf};
+pub use ggf::{GgfError, GgfGame, MAX_GGF_LEN, MAX_GGF_MOVES, parse_ggf};
 pub use obf::{ObfError, ObfPosition, ObfState, parse_obf};
 pub use outcome::{Ending, Outcome};
 pub use perft::perft;
