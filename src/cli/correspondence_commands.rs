@@ -143,7 +143,7 @@ pub fn host_detached(
         None => data_dir.new_game_log(code.room())?,
     };
     let now = clock_ms()?;
-    let register = data_dir.register_for(&identity, &log);
+    let register = data_dir.register_for(&identity.public_key(), &log);
     let (session, outputs) =
         Session::host_open(identity, name.to_string(), terms, secret, now, register)?;
     let mut writer = LogWriter::create(&log).map_err(CliError::LogFile)?;

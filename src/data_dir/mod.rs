@@ -159,14 +159,9 @@ impl DataDir {
         register::GameRegister::open(self, key)
     }
 
-    /// The register a session of `identity` on the log at `log` signs
-    /// through.
-    pub fn register_for(
-        &self,
-        identity: &Identity,
-        log: &Path,
-    ) -> crate::net::signing_register::SharedRegister {
-        self.register(&identity.public_key()).for_log(log)
+    /// The register a session of `key` on the log at `log` signs through.
+    pub fn register_for(&self, key: &PublicKey, log: &Path) -> SharedRegister {
+        self.register(key).for_log(log)
     }
 
     /// The player's identity, created (and saved) on first use.
@@ -308,7 +303,7 @@ impl GameFiles for DataDir {
     }
 
     fn register_for(&self, key: &PublicKey, log: &Path) -> SharedRegister {
-        self.register(key).for_log(log)
+        DataDir::register_for(self, key, log)
     }
 
     fn put_back_lost(
