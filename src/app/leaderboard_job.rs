@@ -86,3 +86,63 @@ fn run(server: &ServerUrl, request: Request) -> Result<String, String> {
         }
     }
 }
+
+/// The window's side of the leaderboard: the request under way, its last
+/// answer, and the membership to put back if the server refuses a change.
+#[derive(Default)]
+pub(super) struct LeaderboardState {
+    job: Option<LeaderboardJob>,
+    /// The last answer, for the player.
+    pub said: Option<String>,
+    /// The membership setting before a join or leave under way.
+    before: Option<bool>,
+}
+
+impl LeaderboardState {
+    /// Sends `request` to the leaderboard of the server at `server_url`.
+    pub fn request(&mut self, ctx: &egui::Context, server_url: &str, request: Request) {
+        let server = match ServerUrl::parse(server_url) {
+            Ok(server) => server,
+            Err(e) => {
+                self.said = Some(format!(
+                    "The leaderboard lives on a signaling server: set one above ({e})."
+                ));
+                return;
+            }
+        };
+        let ctx = ctx.clone();
+        self.said = Some("Asking the leaderboard…".into());
+        self.job = Some(LeaderboardJob::start(server, request, move || {
+            ctx.request_repaint()
+        }));
+    }
+
+    /// Whether no request is under way.
+    pub fn idle(&self) -> bool {
+        self.job.is_none()
+    }
+
+    /// Remembers the membership before a change just requested, to put
+    /// it back if the server does not take the change.
+    pub fn changing_from(&mut self, was: bool) {
+        self.before = Some(was);
+    }
+
+    /// Takes the answer, once it is in; a membership the server did not
+    /// take is put back in `membership`.
+    pub fn poll(&mut self, membership: &mut bool) {
+        if let Some(answer) = self.job.as_ref().and_then(|j| j.poll()) {
+            self.job = None;
+            let before = self.before.take();
+            self.said = Some(match answer {
+                Ok(line) => line,
+                Err(e) => {
+                    if let Some(before) = before {
+                        *membership = before;
+                    }
+                    format!("The leaderboard: {e}")
+                }
+            });
+        }
+    }
+}

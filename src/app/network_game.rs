@@ -412,7 +412,7 @@ async fn play(
                 let hash = s
                     .log
                     .as_deref()
-                    .and_then(super::online::log_bytes)
+                    .and_then(log_bytes)
                     .filter(|bytes| !bytes.is_empty())
                     .map(|bytes| {
                         use sha2::Digest as _;
@@ -658,4 +658,13 @@ fn watch_code(server: Option<&ServerUrl>, session: &Session) -> Option<String> {
         let _ = (server, session);
         None
     }
+}
+
+/// The bytes of a network game's log: natively the file, in the browser
+/// the room's stored log.
+pub(super) fn log_bytes(log: &std::path::Path) -> Option<Vec<u8>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return crate::match_log::log_file::read_bounded(log).ok();
+    #[cfg(target_arch = "wasm32")]
+    return crate::browser_data::log_bytes(&log.to_string_lossy());
 }

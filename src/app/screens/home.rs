@@ -1,0 +1,380 @@
+//! Home: the two things people come for (the computer, a friend) as large
+//! cards, the rules a new game gets, and the games under way.
+
+#[cfg(not(target_arch = "wasm32"))]
+use std::path::PathBuf;
+
+use super::Screen;
+use super::join::JoinScreen;
+use crate::app::network_game::NetStart;
+use crate::app::settings::{ColorChoice, Settings, rules_from_strings};
+use crate::app::shared::Shared;
+use crate::app::widgets::{CARD_WIDTH, ERROR, big_button, card};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::app::your_games;
+use crate::engine::{Color, Preset, Setup, Square};
+
+/// Home has no state of its own: what it shows is in the settings.
+pub(in crate::app) struct HomeScreen;
+
+impl HomeScreen {
+    /// Draws Home.
+    pub fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
+        ui.vertical_centered(|ui| {
+            ui.add_space(12.0);
+            ui.label(egui::RichText::new("Reversi").size(40.0).strong());
+            ui.label("In all its historic forms, peer to peer, every move signed.");
+            ui.add_space(12.0);
+        });
+        // The two things people come for, large; side by side when there
+        // is room, one above the other on a phone.
+        let mut next = None;
+        let wide = ui.available_width() >= 2.0 * CARD_WIDTH + 24.0;
+        if wide {
+            ui.columns(2, |columns| {
+                columns[0].vertical_centered(|ui| card(ui, |ui| next = computer_card(ui, shared)));
+                columns[1].vertical_centered(|ui| {
+                    card(ui, |ui| next = next.take().or(friend_card(ui, shared)))
+                });
+            });
+        } else {
+            ui.vertical_centered(|ui| {
+                card(ui, |ui| next = computer_card(ui, shared));
+                card(ui, |ui| next = next.take().or(friend_card(ui, shared)));
+            });
+        }
+        ui.add_space(12.0);
+        ui.separator();
+        let settings = &mut shared.settings;
+        egui::CollapsingHeader::new(format!("Rules: {}", settings.rules_name()))
+            .id_salt("rules")
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label("Preset:");
+                    egui::ComboBox::from_id_salt("preset")
+                        .selected_text(settings.preset.clone())
+                        .show_ui(ui, |ui| {
+                            for preset in Preset::ALL {
+                                ui.selectable_value(
+                                    &mut settings.preset,
+                                    preset.name().to_string(),
+                                    preset.name(),
+                                )
+                                .on_hover_text(preset.summary());
+                            }
+                        });
+                });
+                if let Ok(preset) = settings.preset.parse::<Preset>() {
+                    ui.small(preset.summary());
+                }
+                custom_rules(settings, ui);
+            });
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Open a match log").clicked() {
+                next = Some(Screen::Viewer(Box::default()));
+            }
+            if ui.button("Settings").clicked() {
+                next = Some(Screen::Settings(Box::default()));
+            }
+        });
+        let opened = ongoing_games(ui, shared);
+        next.or(opened)
+    }
+}
+
+/// Home's *Play the computer*: the big button, the level and colour.
+fn computer_card(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
+    let mut next = None;
+    if big_button(ui, "Play the computer").clicked() {
+        next = shared.play_the_computer();
+    }
+    let settings = &mut shared.settings;
+    ui.add_space(6.0);
+    ui.add(egui::Slider::new(&mut settings.level, 1..=10).text("level"));
+    ui.label(crate::bot::level_spec(settings.level).name);
+    ui.horizontal(|ui| {
+        ui.label("You play");
+        ui.selectable_value(&mut settings.color, ColorChoice::Black, "Black");
+        ui.selectable_value(&mut settings.color, ColorChoice::White, "White");
+        ui.selectable_value(&mut settings.color, ColorChoice::Random, "Random");
+    });
+    if let Some(saved) = settings.saved_game.clone()
+        && ui.button("Resume the game against the computer").clicked()
+    {
+        next = shared.resume_local(&saved);
+    }
+    next
+}
+
+/// Home's *Play a friend*: host, join, watch, and the options of a
+/// hosted game (deadline, draw by lot) one step away.
+fn friend_card(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
+    let mut next = None;
+    ui.label(egui::RichText::new("Play a friend").size(24.0).strong());
+    ui.label("Host and send the code, or join with a friend's code.");
+    ui.add_space(6.0);
+    let wide = egui::vec2(CARD_WIDTH, 44.0);
+    if ui
+        .add(egui::Button::new("Host a game").min_size(wide))
+        .clicked()
+    {
+        next = shared.host_as_set(ui.ctx());
+    }
+    if ui
+        .add(egui::Button::new("Join a game").min_size(wide))
+        .clicked()
+    {
+        next = Some(Screen::Join(JoinScreen::default()));
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if ui.button("Watch a game").clicked() {
+        next = Some(Screen::Watch(Box::default()));
+    }
+    let settings = &mut shared.settings;
+    egui::CollapsingHeader::new("Options for hosted games")
+        .id_salt("friend-options")
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("Per-move deadline:");
+                ui.add(egui::TextEdit::singleline(&mut settings.deadline).desired_width(80.0));
+            });
+            ui.checkbox(&mut settings.draw_by_lot, "Equal count decided by lot")
+                .on_hover_text(
+                    "One of you, drawn by lot, chooses which colour wins an equal count; \
+                     the other chooses a colour",
+                );
+        });
+    next
+}
+
+/// The individual options and the start-position editor.
+fn custom_rules(settings: &mut Settings, ui: &mut egui::Ui) {
+    ui.checkbox(
+        &mut settings.custom,
+        "Custom rules (individual options, own start position)",
+    );
+    if !settings.custom {
+        return;
+    }
+    let choices: [(&str, &[&str]); 5] = [
+        ("Opening", &["preset", "free", "double"]),
+        ("Discs", &["unlimited", "32", "20", "12"]),
+        ("Scoring", &["count", "empties"]),
+        ("Equal count", &["draw", "black", "white"]),
+        ("Board", &["plane", "torus"]),
+    ];
+    egui::Grid::new("options").num_columns(2).show(ui, |ui| {
+        for (i, (label, values)) in choices.into_iter().enumerate() {
+            ui.label(label);
+            ui.horizontal(|ui| {
+                for value in values {
+                    ui.selectable_value(&mut settings.options[i], value.to_string(), *value);
+                }
+            });
+            ui.end_row();
+        }
+    });
+    ui.label("Start position — click a square to cycle empty, black, white, wall:");
+    let opening = settings.options[0].parse().unwrap_or_default();
+    let mut setup = settings
+        .setup
+        .parse::<Setup>()
+        .unwrap_or_else(|_| Setup::for_opening(opening));
+    let mut changed = false;
+    egui::Grid::new("editor")
+        .spacing([2.0, 2.0])
+        .show(ui, |ui| {
+            for row in 0..8 {
+                for column in 0..8 {
+                    let square = Square::from_coords(column, row).expect("in range");
+                    let (label, next) = if setup.walls.contains(square) {
+                        ("#", 0)
+                    } else if setup.black.contains(square) {
+                        ("●", 2)
+                    } else if setup.white.contains(square) {
+                        ("○", 3)
+                    } else {
+                        ("·", 1)
+                    };
+                    let button = egui::Button::new(label).min_size(egui::vec2(22.0, 22.0));
+                    if ui.add(button).on_hover_text(square.to_string()).clicked() {
+                        let keep = !square.bit();
+                        setup.black.0 &= keep;
+                        setup.white.0 &= keep;
+                        setup.walls.0 &= keep;
+                        match next {
+                            1 => setup.black = setup.black.with(square),
+                            2 => setup.white = setup.white.with(square),
+                            3 => setup.walls = setup.walls.with(square),
+                            _ => {}
+                        }
+                        changed = true;
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    ui.horizontal(|ui| {
+        ui.label("First to move:");
+        changed |= ui
+            .selectable_value(&mut setup.to_move, Color::Black, "Black")
+            .changed();
+        changed |= ui
+            .selectable_value(&mut setup.to_move, Color::White, "White")
+            .changed();
+        if ui.button("Standard start").clicked() {
+            settings.setup.clear();
+            changed = false;
+        }
+    });
+    if changed {
+        settings.setup = setup.to_string();
+    }
+    if let Err(e) = rules_from_strings(&settings.options, &settings.setup) {
+        ui.colored_label(ERROR, e);
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+/// *Your games* in the browser: the games stored in this browser;
+/// *Open* goes on with one (it reconnects, and signs nothing until
+/// the opponent has confirmed where the game stands), *Download*
+/// saves its signed log.
+fn ongoing_games(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
+    let rooms = crate::browser_data::rooms();
+    if rooms.is_empty() {
+        return None;
+    }
+    ui.separator();
+    ui.strong("Your games in this browser");
+    let mut open = None;
+    egui::Grid::new("stored-games")
+        .striped(true)
+        .show(ui, |ui| {
+            for room in &rooms {
+                let (opponent, state, unfinished) = stored_game(room, &shared.settings.name);
+                ui.label(opponent);
+                ui.label(state);
+                if unfinished && ui.button("Open").clicked() {
+                    open = Some(room.clone());
+                }
+                if ui.button("Download").clicked()
+                    && let Some(bytes) = crate::browser_data::log_bytes(room)
+                    && let Err(e) = crate::platform::web::download(&format!("{room}.log"), &bytes)
+                {
+                    shared.message = Some(e);
+                }
+                ui.end_row();
+            }
+        });
+    let room = open?;
+    shared.start_network(ui.ctx(), NetStart::Resume(std::path::PathBuf::from(room)))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// *Your games*: opponent, rules, whose turn, time left; *Open* shows
+/// the position at once and plays on (live, and through the mailbox).
+fn ongoing_games(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
+    shared.start_your_games(ui.ctx());
+    let listing = shared.your_games.as_ref().and_then(|g| g.listing())?;
+    if listing.games.is_empty() {
+        return None;
+    }
+    let games = listing.games.clone();
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.strong("Your games");
+        if ui.small_button("Refresh").clicked()
+            && let Some(list) = &shared.your_games
+        {
+            list.refresh();
+        }
+    });
+    let mut open = None;
+    egui::Grid::new("your-games").striped(true).show(ui, |ui| {
+        for game in &games {
+            ui.label(game.opponent.as_deref().unwrap_or("(not yet accepted)"));
+            ui.label(game.rules.as_deref().unwrap_or(""))
+                .on_hover_text(game.log.as_str());
+            let turn = your_games::turn_words(game);
+            if game.my_turn {
+                ui.strong(turn);
+            } else {
+                ui.label(turn);
+            }
+            ui.label(your_games::time_left(game));
+            if ui.button("Open").clicked() {
+                open = Some(PathBuf::from(&game.log));
+            }
+            ui.end_row();
+        }
+    });
+    let path = open?;
+    shared.start_network(ui.ctx(), NetStart::Resume(path))
+}
+
+/// A stored game's opponent, state in words, and whether it goes on;
+/// kept per room and log length, since checking a log's signatures on
+/// every frame would cost the page its frame rate.
+#[cfg(target_arch = "wasm32")]
+fn stored_game(room: &str, my_name: &str) -> (String, String, bool) {
+    use crate::platform::Instant;
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    type Seen = HashMap<String, (usize, Instant, (String, String, bool))>;
+    thread_local! {
+        static SEEN: RefCell<Seen> = RefCell::default();
+    }
+    // Looked at again once a second: reading the storage is a copy of
+    // the whole log.
+    let now = Instant::now();
+    let recent = SEEN.with(|s| {
+        s.borrow()
+            .get(room)
+            .filter(|(_, at, _)| now.duration_since(*at) < std::time::Duration::from_secs(1))
+            .map(|(_, _, k)| k.clone())
+    });
+    if let Some(known) = recent {
+        return known;
+    }
+    let length = crate::browser_data::log_bytes(room).map_or(0, |b| b.len());
+    if let Some(known) = SEEN.with(|s| {
+        let mut seen = s.borrow_mut();
+        let entry = seen.get_mut(room).filter(|(l, _, _)| *l == length)?;
+        entry.1 = now;
+        Some(entry.2.clone())
+    }) {
+        return known;
+    }
+    let loaded = crate::browser_data::read_log(room);
+    let verifier = match &loaded {
+        Ok(Some(log)) => crate::match_log::verify_log(&log.records).ok(),
+        _ => None,
+    };
+    let opponent = verifier
+        .as_ref()
+        .and_then(|v| {
+            [crate::match_log::Seat::Host, crate::match_log::Seat::Guest]
+                .into_iter()
+                .filter_map(|seat| v.player(seat))
+                .map(|p| p.name.clone())
+                .find(|name| name != my_name)
+        })
+        .unwrap_or_else(|| room.to_string());
+    let state = match (&loaded, &verifier) {
+        (Err(e), _) => e.to_string(),
+        (_, Some(v)) => match v.end() {
+            Some(end) => end.outcome.to_string(),
+            None => format!("{} moves", v.moves().len()),
+        },
+        (Ok(Some(_)), None) => "does not verify".to_string(),
+        (Ok(None), None) => "not started".to_string(),
+    };
+    let unfinished = verifier.as_ref().is_some_and(|v| v.end().is_none());
+    let found = (opponent, state, unfinished);
+    SEEN.with(|s| {
+        s.borrow_mut()
+            .insert(room.to_string(), (length, now, found.clone()))
+    });
+    found
+}

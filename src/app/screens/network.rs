@@ -1,0 +1,343 @@
+//! A game over the network: the shared game screen, with the room code
+//! or the invite before the board, the opponent, the connection, the
+//! clocks, the rematch and the draw rule decided by lot in its panel.
+
+use std::time::Duration;
+
+use super::{Screen, ViewerScreen};
+use crate::app::game_screen::{GameFrame, GameInput, Part, TypedSquare, game_screen};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::app::leaderboard_job;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::app::network_game::NetStart;
+use crate::app::network_game::{NetSnapshot, NetworkGame, log_bytes};
+use crate::app::shared::Shared;
+use crate::app::widgets::ERROR;
+use crate::engine::{Bitboard, Color, Position};
+use crate::net::room_code::RoomCode;
+
+/// The network game on screen.
+pub(in crate::app) struct NetworkScreen {
+    game: NetworkGame,
+    typed: TypedSquare,
+    confirm_resign: bool,
+    /// The last position seen, and the discs its move turned (for the
+    /// flip animation).
+    seen: Option<(Position, Bitboard, crate::platform::Instant)>,
+}
+
+impl NetworkScreen {
+    /// Shows `game`.
+    pub fn new(game: NetworkGame) -> NetworkScreen {
+        NetworkScreen {
+            game,
+            typed: TypedSquare::default(),
+            confirm_resign: false,
+            seen: None,
+        }
+    }
+
+    /// The game's state now.
+    pub fn snapshot(&self) -> NetSnapshot {
+        self.game.snapshot()
+    }
+
+    /// Draws the game; the next screen when the player leaves it.
+    pub fn ui(&mut self, ctx: &egui::Context, shared: &mut Shared) -> Option<Screen> {
+        let typed = self.typed.take(ctx);
+        let host_name = shared.settings.name.clone();
+        let game = &self.game;
+        let snap = game.snapshot();
+        // Discs that changed colour since the last position seen turn over.
+        if let Some(position) = &snap.position
+            && self.seen.as_ref().is_none_or(|(p, _, _)| p != position)
+        {
+            let flipped = self.seen.as_ref().map_or(0, |(before, _, _)| {
+                (before.discs(Color::Black).0 & position.discs(Color::White).0)
+                    | (before.discs(Color::White).0 & position.discs(Color::Black).0)
+            });
+            self.seen = Some((
+                *position,
+                crate::engine::Bitboard(flipped),
+                crate::platform::Instant::now(),
+            ));
+        }
+        let frame = GameFrame {
+            heading: "Online game",
+            position: snap.position,
+            legal: match &snap.position {
+                Some(position) if snap.my_turn => position.legal_moves(),
+                _ => Default::default(),
+            },
+            last: snap.moves.last().copied(),
+            flipped: self
+                .seen
+                .as_ref()
+                .map(|(_, flipped, at)| (*flipped, at.elapsed())),
+            outcome: snap.outcome,
+            me: snap.my_color,
+            moves: snap.moves.clone(),
+            notices: snap.notices.clone(),
+            can_resign: snap.position.is_some() && snap.error.is_none(),
+        };
+        let mut submit: Option<std::path::PathBuf> = None;
+        let mut rematch: Option<(std::path::PathBuf, bool)> = None;
+        let mut analyse: Option<crate::app::log_viewer::ViewedLog> = None;
+        let message = &mut shared.message;
+        #[cfg(not(target_arch = "wasm32"))]
+        let (leaderboard, leaderboard_idle, leaderboard_said) = (
+            shared.settings.leaderboard,
+            shared.leaderboard.idle(),
+            shared.leaderboard.said.as_deref(),
+        );
+        let input = game_screen(
+            ctx,
+            &frame,
+            typed,
+            shared.settings.animations,
+            &mut self.confirm_resign,
+            &mut |ui, part| match part {
+                Part::Top => {
+                    // Before the board, the code has the middle of the window.
+                    if let Some(code) = snap.code.as_ref().filter(|_| snap.position.is_some()) {
+                        let code = typed_code(code);
+                        ui.label("Room code:");
+                        ui.add(
+                            egui::Label::new(egui::RichText::new(code).monospace())
+                                .selectable(true),
+                        );
+                    }
+                    ui.label(format!("Status: {}", snap.status));
+                    if let Some(watch) = &snap.watch_code
+                        && ui
+                            .button("Copy watch code")
+                            .on_hover_text(watch.as_str())
+                            .clicked()
+                    {
+                        ui.ctx().copy_text(watch.clone());
+                    }
+                    if let Some((name, fingerprint)) = &snap.opponent {
+                        ui.label(format!("Opponent: {name} ({fingerprint})"));
+                        if let (Some(code), Some(words)) = (&snap.safety_code, &snap.safety_words) {
+                            ui.label(format!("Safety words: {words}"))
+                                .on_hover_text(format!(
+                                    "Your opponent sees the same words (and the same code, {code}) if nobody stands between you. Compare them by voice if it matters."
+                                ));
+                        }
+                        ui.label(match (snap.connected(), snap.route) {
+                            (true, Some(route)) => format!("connected ({route})"),
+                            (true, None) => "connected".to_string(),
+                            (false, _) => "opponent offline".to_string(),
+                        });
+                    }
+                    if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) =
+                        snap.link
+                    {
+                        ui.label(link.describe(crate::platform::Instant::now()));
+                        ui.ctx().request_repaint_after(Duration::from_millis(500));
+                    }
+                }
+                Part::Turn => {
+                    if snap.rematch_offered {
+                        ui.strong(
+                            "The opponent proposes a rematch: the same rules, a new coin flip.",
+                        );
+                        ui.horizontal(|ui| {
+                            if ui.button("Accept").clicked() {
+                                game.answer_rematch(true);
+                            }
+                            if ui.button("Decline").clicked() {
+                                game.answer_rematch(false);
+                            }
+                        });
+                    }
+                    if let Some(question) = snap.question {
+                        ui.strong(question.prompt());
+                        ui.horizontal(|ui| {
+                            for color in Color::ALL {
+                                if ui.button(color.to_string()).clicked() {
+                                    game.choose(color);
+                                }
+                            }
+                        });
+                    } else if snap.opponent_choosing {
+                        ui.label("The opponent is choosing under the draw rule decided by lot.");
+                    }
+                    if let Some((mine, at)) = snap.deadline.filter(|_| snap.outcome.is_none()) {
+                        let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
+                        let whose = if mine {
+                            "Your clock"
+                        } else {
+                            "Opponent's clock"
+                        };
+                        ui.label(format!(
+                            "{whose}: {} left",
+                            humantime::format_duration(Duration::from_secs(left))
+                        ));
+                        ui.ctx().request_repaint_after(Duration::from_secs(1));
+                    }
+                    if let Some(error) = &snap.error {
+                        ui.colored_label(ERROR, error);
+                    }
+                }
+                Part::End => {
+                    let Some(log) = &snap.log else {
+                        return;
+                    };
+                    #[cfg(not(target_arch = "wasm32"))]
+                    {
+                        ui.label(format!("Signed log saved: {}", log.display()));
+                        if leaderboard
+                            && leaderboard_idle
+                            && ui.button("Submit to the leaderboard").clicked()
+                        {
+                            submit = Some(log.clone());
+                        }
+                        if let Some(said) = leaderboard_said {
+                            ui.label(said);
+                        }
+                        ui.horizontal(|ui| {
+                            if ui.button("Rematch").clicked() {
+                                rematch = Some((log.clone(), true));
+                            }
+                            if ui.button("Wait for a rematch").clicked() {
+                                rematch = Some((log.clone(), false));
+                            }
+                        });
+                    }
+                    // Read on a click only: the log is a file (or the
+                    // page's storage), not something to copy every frame.
+                    if ui.button("Analyse the game").clicked() {
+                        match log_bytes(log)
+                            .as_deref()
+                            .map(crate::app::log_viewer::view_log)
+                        {
+                            Some(Ok(viewed)) => analyse = Some(viewed),
+                            Some(Err(e)) => *message = Some(e),
+                            None => *message = Some("the log is not there".into()),
+                        }
+                    }
+                    if ui.button("Copy GGF").clicked() {
+                        match log_bytes(log).as_deref().map(ggf_of_log) {
+                            Some(Ok(ggf)) => ui.ctx().copy_text(ggf),
+                            Some(Err(e)) => *message = Some(e),
+                            None => *message = Some("the log is not there".into()),
+                        }
+                    }
+                    #[cfg(target_arch = "wasm32")]
+                    if ui.button("Download the signed log").clicked() {
+                        let name = format!("{}.log", log.display());
+                        if let Some(Err(e)) =
+                            log_bytes(log).map(|b| crate::platform::web::download(&name, &b))
+                        {
+                            *message = Some(e);
+                        }
+                    }
+                }
+                Part::NoBoard => invite(ui, snap.code.as_deref(), &host_name),
+            },
+        );
+        let mut next = None;
+        if let Some(viewed) = analyse {
+            let path = snap
+                .log
+                .as_ref()
+                .map_or(String::new(), |l| l.display().to_string());
+            next = Some(Screen::Viewer(Box::new(ViewerScreen::analysed(
+                viewed, path, ctx,
+            ))));
+        }
+        match input {
+            Some(GameInput::Play(square)) => game.play(square),
+            Some(GameInput::Resign) => game.resign(),
+            Some(GameInput::Home) => next = Some(Screen::home()),
+            None => {}
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(log) = submit {
+            shared.leaderboard_request(ctx, leaderboard_job::Request::Submit(log));
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some((log, propose)) = rematch {
+            next = shared.start_network(ctx, NetStart::Rematch { log, propose });
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = (submit.take(), rematch.take());
+        next
+    }
+}
+
+/// Before the board: the invite where the eye goes, the link (with a
+/// QR code of it) and the code, large in the middle.
+fn invite(ui: &mut egui::Ui, code: Option<&str>, host_name: &str) {
+    ui.vertical_centered(|ui| {
+        ui.add_space(ui.available_height() / 5.0);
+        let Some(code) = code else {
+            ui.label("The board appears once both players are connected and the coin is flipped.");
+            return;
+        };
+        let link = code
+            .parse::<RoomCode>()
+            .ok()
+            .and_then(|c| c.invite_link())
+            .map(|link| crate::app::link::invite_from(link, host_name));
+        let code = typed_code(code);
+        let code = code.as_str();
+        if let Some(link) = &link {
+            ui.label(egui::RichText::new("Send your friend this link:").size(18.0));
+            ui.add_space(8.0);
+            ui.add(
+                egui::Label::new(egui::RichText::new(link).size(20.0).monospace().strong())
+                    .selectable(true)
+                    .wrap(),
+            );
+            ui.add_space(8.0);
+            crate::app::qr_view::qr_code(ui, link, 200.0);
+            ui.small("A phone on this network opens it from the camera.");
+            ui.add_space(8.0);
+            ui.label("or read them the code:");
+        } else {
+            ui.label(egui::RichText::new("Read this code to your friend, or send it:").size(18.0));
+        }
+        ui.add_space(8.0);
+        ui.add(
+            egui::Label::new(egui::RichText::new(code).size(28.0).monospace().strong())
+                .selectable(true),
+        );
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            // Centred: the two buttons' width is known.
+            ui.add_space((ui.available_width() - 220.0).max(0.0) / 2.0);
+            let button = |text| egui::Button::new(text).min_size(egui::vec2(100.0, 44.0));
+            if ui.add(button("Copy code")).clicked() {
+                ui.ctx().copy_text(code.to_string());
+            }
+            if ui.add(button("Copy invite")).clicked() {
+                ui.ctx().copy_text(link.clone().unwrap_or_else(|| {
+                    format!("Play Reversi with me: open Reversi, choose Join a game and enter {code}")
+                }));
+            }
+        });
+        ui.add_space(16.0);
+        ui.label(if link.is_some() {
+            "The link opens the game in a browser, with nothing to install; with Reversi installed they can also paste it into Join a game. The board appears once you are connected and the coin is flipped."
+        } else {
+            "They join from Reversi's Join a game. The board appears once you are connected and the coin is flipped."
+        });
+        ui.add_space(8.0);
+        ui.small(crate::net::room_code::WHAT_A_CODE_PROTECTS);
+    });
+}
+
+/// The form of a kept code (see [`RoomCode::full`]) a person reads out.
+fn typed_code(code: &str) -> String {
+    code.parse::<RoomCode>()
+        .map_or_else(|_| code.to_string(), |c| c.to_string())
+}
+
+/// The GGF text of a log, which must audit clean.
+fn ggf_of_log(bytes: &[u8]) -> Result<String, String> {
+    let (_, verifier) =
+        crate::match_log::audit::audit_log_bytes(bytes).map_err(|e| e.to_string())?;
+    Ok(crate::match_log::export::ggf(&verifier))
+}

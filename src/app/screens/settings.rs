@@ -1,0 +1,113 @@
+//! Settings: the name, the server and TURN, the look, the computer's
+//! time, notifications, the leaderboard, and the player's key.
+
+use super::Screen;
+use crate::app::key_transfer::{KeyHome, KeyTransfer};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::app::leaderboard_job;
+use crate::app::shared::Shared;
+use crate::app::status::AppStatus;
+
+/// The settings screen's state: the key's export or import.
+#[derive(Default)]
+pub(in crate::app) struct SettingsScreen {
+    /// *Your key*: an export or import under way, and what the last one did.
+    pub key_transfer: KeyTransfer,
+}
+
+impl SettingsScreen {
+    /// Draws Settings; Home when the player goes back.
+    pub fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
+        ui.heading("Settings");
+        let settings = &mut shared.settings;
+        egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
+            ui.label("Your name");
+            ui.text_edit_singleline(&mut settings.name);
+            ui.end_row();
+            ui.label("Signaling server (empty: built in, for LAN play)");
+            ui.text_edit_singleline(&mut settings.server_url);
+            ui.end_row();
+            ui.label("STUN/TURN servers");
+            ui.text_edit_singleline(&mut settings.ice_urls);
+            ui.end_row();
+            ui.label("TURN user");
+            ui.text_edit_singleline(&mut settings.turn_user);
+            ui.end_row();
+            ui.label("TURN password");
+            ui.add(egui::TextEdit::singleline(&mut settings.turn_password).password(true));
+            ui.end_row();
+        });
+        ui.checkbox(&mut settings.animations, "Animate flipping discs");
+        ui.add(
+            egui::Slider::new(&mut settings.move_time_secs, 1..=30)
+                .text("seconds the computer may think per move"),
+        );
+        ui.checkbox(&mut settings.dark, "Dark theme");
+        ui.checkbox(
+            &mut settings.notify_your_move,
+            "Ask for attention when it is your move in one of your games",
+        );
+        #[cfg(not(target_arch = "wasm32"))]
+        leaderboard_setting(ui, shared);
+        ui.separator();
+        #[cfg(not(target_arch = "wasm32"))]
+        let home = crate::data_dir::DataDir::resolve(shared.data_dir.as_deref()).map(KeyHome::Dir);
+        #[cfg(target_arch = "wasm32")]
+        let home: Result<_, String> = Ok(KeyHome::Browser);
+        match home {
+            Ok(home) => self.key_transfer.ui(ui, &home),
+            Err(e) => {
+                ui.label(format!("Your key: {e}"));
+            }
+        }
+        if ui.button("Back").clicked() {
+            return Some(Screen::home());
+        }
+        None
+    }
+
+    /// The settings' part of the status.
+    pub fn status(&self, status: &mut AppStatus) {
+        status.screen = "settings";
+        status.key = self.key_transfer.fingerprint().map(str::to_string);
+        status.key_said = self.key_transfer.said().map(|said| match said {
+            Ok(said) | Err(said) => said.clone(),
+        });
+    }
+}
+
+/// Settings' leaderboard membership: joining or leaving asks the server,
+/// and the box shows what it answered.
+#[cfg(not(target_arch = "wasm32"))]
+fn leaderboard_setting(ui: &mut egui::Ui, shared: &mut Shared) {
+    let was = shared.settings.leaderboard;
+    ui.checkbox(
+        &mut shared.settings.leaderboard,
+        "Count my finished games on this signaling server's leaderboard (with players who joined too)",
+    );
+    if shared.settings.leaderboard != was {
+        let membership = if shared.settings.leaderboard {
+            crate::membership::Membership::Join
+        } else {
+            crate::membership::Membership::Leave
+        };
+        let identity = crate::data_dir::DataDir::resolve(shared.data_dir.as_deref())
+            .and_then(|d| d.identity())
+            .map_err(|e| e.to_string());
+        match identity {
+            Ok(identity) => shared.leaderboard_request(
+                ui.ctx(),
+                leaderboard_job::Request::Membership(Box::new(identity), membership),
+            ),
+            Err(e) => shared.leaderboard.said = Some(e),
+        }
+        if shared.leaderboard.idle() {
+            shared.settings.leaderboard = was;
+        } else {
+            shared.leaderboard.changing_from(was);
+        }
+    }
+    if let Some(said) = &shared.leaderboard.said {
+        ui.label(said);
+    }
+}
