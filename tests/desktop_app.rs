@@ -24,6 +24,12 @@ fn app(dir: &TempDir, settings: Settings) -> Harness<'static, ReversiApp> {
         })
 }
 
+/// Whether the game screen's player lines show these counts.
+fn shows_score(harness: &Harness<'_, ReversiApp>, black: u8, white: u8) -> bool {
+    harness.query_by_label(&format!("Black: {black}")).is_some()
+        && harness.query_by_label(&format!("White: {white}")).is_some()
+}
+
 /// Steps the app until `done` holds (threads report asynchronously).
 fn wait_for(
     harness: &mut Harness<'_, ReversiApp>,
@@ -43,6 +49,9 @@ fn light() -> Settings {
         dark: false,
         animations: false,
         level: 1,
+        pace_ms: 0,
+        asked_name: true,
+        sound: false,
         ..Settings::default()
     }
 }
@@ -132,34 +141,37 @@ fn a_game_against_the_computer_takes_a_legal_click_and_ignores_an_illegal_one() 
     harness.snapshot("home");
     harness.get_by_label("Play the computer").click();
     harness.run();
-    assert!(harness.query_by_label("Black 2 — White 2").is_some());
+    assert!(shows_score(&harness, 2, 2));
     harness.snapshot("game_start");
 
-    // a1 is not a legal move: nothing happens.
+    // a1 is not a legal move: nothing is played, and the player is told why.
     harness.get_by_role_and_label(Role::Button, "a1").click();
     harness.run();
     assert!(
-        harness.query_by_label("Black 2 — White 2").is_some(),
+        shows_score(&harness, 2, 2),
         "an illegal square does nothing"
+    );
+    assert!(
+        harness.query_by_label("a1 flips nothing").is_some(),
+        "the refusal is explained"
     );
 
     harness.get_by_role_and_label(Role::Button, "f5").click();
     harness.run();
-    assert!(
-        harness.query_by_label("Black 2 — White 2").is_none(),
-        "the counts changed"
-    );
+    assert!(!shows_score(&harness, 2, 2), "the counts changed");
     wait_for(&mut harness, "the computer's reply", |h| {
         h.query_by_label("Your move (black)").is_some()
     });
-    let transcript = harness
-        .get_all_by_role(Role::Label)
-        .filter_map(|n| n.value())
-        .find(|v| v.starts_with("f5") && v.len() == 4);
-    assert!(
-        transcript.is_some(),
-        "the computer answered and the move list shows both moves"
-    );
+    let moves = harness.state().status().moves;
+    assert!(moves.starts_with("f5") && moves.len() == 4, "{moves}");
+    // Each move is in the list as well as a square of the board.
+    for played in [&moves[..2], &moves[2..]] {
+        assert_eq!(
+            harness.get_all_by_label(played).count(),
+            2,
+            "the move list shows {played}"
+        );
+    }
 }
 
 #[test]
@@ -185,6 +197,176 @@ fn a_forced_pass_shows_its_notice() {
             .query_by_label("The computer has no legal move: white is skipped.")
             .is_some()
     );
+    assert!(
+        harness.query_by_label("pass").is_some(),
+        "the move list shows the pass in White's column"
+    );
+}
+
+#[test]
+fn a_first_run_asks_for_the_name_once_and_a_skip_keeps_the_default() {
+    let dir = TempDir::new("first-run");
+    let mut harness = app(
+        &dir,
+        Settings {
+            asked_name: false,
+            ..light()
+        },
+    );
+    harness.run();
+    assert!(
+        harness
+            .query_by_label("What should opponents call you?")
+            .is_some()
+    );
+    type_into(&mut harness, "Your name", "Ada");
+    harness.get_by_label("OK").click();
+    harness.run();
+    assert_eq!(harness.state().settings().name, "Ada");
+    assert!(harness.state().settings().asked_name);
+    assert!(
+        harness
+            .query_by_label("What should opponents call you?")
+            .is_none(),
+        "asked once"
+    );
+    let dir = TempDir::new("first-run-skip");
+    let mut skipped = app(
+        &dir,
+        Settings {
+            asked_name: false,
+            ..light()
+        },
+    );
+    skipped.run();
+    skipped.get_by_label("Skip").click();
+    skipped.run();
+    assert_eq!(skipped.state().settings().name, Settings::default().name);
+    assert!(skipped.state().settings().asked_name);
+}
+
+#[test]
+fn the_computer_waits_for_the_pace_before_its_reply_appears() {
+    let dir = TempDir::new("pace");
+    let mut harness = app(
+        &dir,
+        Settings {
+            pace_ms: 900,
+            ..light()
+        },
+    );
+    harness.run();
+    harness.get_by_label("Play the computer").click();
+    harness.run();
+    let played = Instant::now();
+    harness.get_by_role_and_label(Role::Button, "f5").click();
+    harness.step();
+    harness.step();
+    assert!(
+        harness.query_by_label_contains("is thinking").is_some(),
+        "the panel says the computer is thinking"
+    );
+    wait_for(&mut harness, "the computer's reply", |h| {
+        let status = h.state().status();
+        status.my_turn && status.moves.len() == 4
+    });
+    // A lower bound only: a slow machine makes it later, never sooner.
+    assert!(
+        played.elapsed() >= Duration::from_millis(900),
+        "the reply came after {:?}",
+        played.elapsed()
+    );
+}
+
+#[test]
+fn the_move_list_looks_back_and_the_game_goes_on() {
+    let dir = TempDir::new("look-back");
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Play the computer").click();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "f5").click();
+    wait_for(&mut harness, "the computer's reply", |h| {
+        let status = h.state().status();
+        status.my_turn && status.moves.len() == 4
+    });
+    harness.run();
+    assert!(harness.query_by_label("1.").is_some(), "moves are numbered");
+    // The left arrow shows the position after Black's f5 (4 black, 1 white).
+    harness.key_press(egui::Key::ArrowLeft);
+    harness.run();
+    assert!(
+        harness
+            .query_by_label("Looking back: after move 1 of 2")
+            .is_some()
+    );
+    assert!(
+        shows_score(&harness, 3, 3),
+        "the panel keeps the game's count"
+    );
+    // A square legal in the live game plays nothing while looking back.
+    let before = harness.state().status();
+    let legal = before
+        .legal
+        .iter()
+        .find(|s| !before.moves.contains(s.as_str()))
+        .expect("a legal square that is not in the move list")
+        .clone();
+    harness.get_by_role_and_label(Role::Button, &legal).click();
+    harness.run();
+    assert_eq!(
+        harness.state().status().moves,
+        before.moves,
+        "nothing is played while looking back"
+    );
+    harness.key_press(egui::Key::ArrowLeft);
+    harness.run();
+    assert!(
+        harness
+            .query_by_label("Looking back: after move 0 of 2")
+            .is_some()
+    );
+    harness.get_by_label("Back to the game").click();
+    harness.run();
+    assert!(harness.query_by_label_contains("Looking back").is_none());
+    assert!(harness.state().status().my_turn, "the game is live again");
+}
+
+#[test]
+fn the_end_of_a_game_is_a_banner_with_its_actions_in_reach_on_a_phone() {
+    let dir = TempDir::new("end-banner");
+    let mut harness = Harness::builder()
+        .with_size([390.0, 844.0])
+        .wgpu()
+        .build_eframe(move |_| {
+            ReversiApp::with_settings(light())
+                .with_data_dir(dir.0.clone(), "127.0.0.1:0".parse().unwrap())
+        });
+    harness.run();
+    harness.get_by_label("Play the computer").click();
+    harness.run();
+    harness.get_by_label("Resign").click();
+    harness.run();
+    harness.get_by_label("Yes, resign").click();
+    harness.run();
+    assert!(harness.query_by_label("You lose").is_some());
+    assert!(harness.query_by_label("black resigned").is_some());
+    for label in ["Rematch (colours swap)", "Analyse the game", "Home"] {
+        let rect = harness
+            .get_all_by_label(label)
+            .next()
+            .unwrap_or_else(|| panic!("{label} is there"))
+            .rect();
+        assert!(
+            rect.bottom() <= 844.0 && rect.right() <= 390.0,
+            "{label} is on the screen: {rect:?}"
+        );
+    }
+    harness.snapshot("phone_game_over");
+    harness.get_by_label("Rematch (colours swap)").click();
+    harness.run();
+    assert_eq!(harness.state().status().my_color, Some("white"));
+    assert!(!harness.state().status().over);
 }
 
 #[test]
@@ -561,9 +743,11 @@ fn on_a_phone_held_upright_the_board_fills_the_width_and_controls_fit_a_finger()
     let a1 = harness.get_by_label("a1").rect();
     let h8 = harness.get_by_label("h8").rect();
     let board_width = h8.right() - a1.left();
+    // The squares, and around them a margin with the coordinates.
     assert!(
-        board_width >= 360.0,
-        "the board spans the width: {board_width}"
+        board_width >= 350.0 && a1.left() <= 20.0 && h8.right() >= 370.0,
+        "the board spans the width: {board_width} from {}",
+        a1.left()
     );
     assert!(
         a1.width() >= 44.0,
@@ -578,9 +762,7 @@ fn on_a_phone_held_upright_the_board_fills_the_width_and_controls_fit_a_finger()
     harness.snapshot("phone_game");
     // A tap plays.
     harness.get_by_label("d3").click();
-    wait_for(&mut harness, "the move", |h| {
-        h.query_by_label("Black 2 — White 2").is_none()
-    });
+    wait_for(&mut harness, "the move", |h| !shows_score(h, 2, 2));
 }
 
 #[derive(Default)]
@@ -802,7 +984,7 @@ fn custom_rules_and_a_start_position_edited_on_the_board() {
         .click();
     harness.run();
     assert!(
-        harness.query_by_label("Black 3 — White 2").is_some(),
+        shows_score(&harness, 3, 2),
         "the game starts from the edited position"
     );
 }
@@ -844,11 +1026,7 @@ fn an_unfinished_game_against_the_computer_is_resumed_after_a_restart() {
     )
     .unwrap();
     let counts = position.counts();
-    assert!(
-        restarted
-            .query_by_label(&format!("Black {} — White {}", counts.black, counts.white))
-            .is_some()
-    );
+    assert!(shows_score(&restarted, counts.black, counts.white));
 }
 
 #[test]

@@ -1,23 +1,64 @@
 //! The game screen, one for a game against the computer and for a game
-//! over the network: the board in the middle, and beside it (under it on
-//! a phone) the panel with the score, whose turn it is, the notices, the
-//! moves, resignation and the end. What only one kind of game shows (the
-//! computer's level and hints; the room, the opponent, the clocks) it
-//! adds at three places of the panel.
+//! over the network: the board in the middle (with a banner over it once
+//! the game is over), and beside it (under it on a phone) the panel: a
+//! line per player with their disc, name and count, whose turn it is, what
+//! happened, the numbered moves (a click shows that position; the arrow
+//! keys step through them), resignation and Home. What only one kind of
+//! game shows (the computer's level and hints; the room, the opponent,
+//! the clocks) it adds at four places.
 
 use std::time::Duration;
 
+use super::board_view::{BoardClick, BoardMarks, board_at};
+use super::widgets::{ERROR, narrow};
 use crate::engine::{Bitboard, Color, Outcome, Position, Square, format_transcript};
+use crate::platform::sound::Sound;
+use crate::search::Score;
 
-/// How long a flip animation takes.
-const FLIP_TIME: Duration = Duration::from_millis(300);
+/// Something that happened, for the player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    /// What happened, in a sentence.
+    pub text: String,
+    /// Whether something went wrong (shown in red; the rest is plain).
+    pub problem: bool,
+}
 
-use super::board_view::{BoardMarks, board};
+impl Notice {
+    /// Something that happened as it should.
+    pub fn info(text: impl Into<String>) -> Notice {
+        Notice {
+            text: text.into(),
+            problem: false,
+        }
+    }
+
+    /// Something that went wrong.
+    pub fn problem(text: impl Into<String>) -> Notice {
+        Notice {
+            text: text.into(),
+            problem: true,
+        }
+    }
+}
+
+/// One player's line in the panel.
+#[derive(Debug, Clone, Default)]
+pub(super) struct PlayerLine {
+    /// Who plays this colour.
+    pub name: String,
+    /// A clock or a level, under the name.
+    pub detail: Option<String>,
+    /// Whether this player is thinking now (their disc pulses).
+    pub thinking: bool,
+}
 
 /// What the screen shows of a game, this frame.
 pub(super) struct GameFrame {
     /// The panel's title.
     pub heading: &'static str,
+    /// The position the game started from (the move list replays from it).
+    pub start: Option<Position>,
     /// The position, once there is one (a network game has none until
     /// the coin is flipped).
     pub position: Option<Position>,
@@ -31,12 +72,20 @@ pub(super) struct GameFrame {
     pub outcome: Option<Outcome>,
     /// This player's colour, once known.
     pub me: Option<Color>,
+    /// The players, Black then White.
+    pub players: [PlayerLine; 2],
     /// The moves so far.
     pub moves: Vec<Square>,
-    /// Messages for the player, newest last (the latest few are shown).
-    pub notices: Vec<String>,
+    /// What happened, newest last.
+    pub notices: Vec<Notice>,
     /// Whether the player may resign now.
     pub can_resign: bool,
+    /// A hint to draw on the board.
+    pub hint: Option<(Square, Score)>,
+    /// Whether things move: flips turn, a thinking player's disc pulses.
+    pub animations: bool,
+    /// Whether moves, your turn and the end make a sound.
+    pub sound: bool,
 }
 
 /// Where a kind of game adds what only it shows.
@@ -44,9 +93,9 @@ pub(super) struct GameFrame {
 pub(super) enum Part {
     /// Under the title.
     Top,
-    /// Under the score and whose turn it is.
+    /// Under the players and whose turn it is.
     Turn,
-    /// Under the result, once the game is over.
+    /// In the banner over the board, once the game is over.
     End,
     /// In the middle, while there is no board yet.
     NoBoard,
@@ -63,73 +112,534 @@ pub(super) enum GameInput {
     Home,
 }
 
+/// What the game screen keeps between frames.
+#[derive(Default)]
+pub(super) struct GameView {
+    typed: TypedSquare,
+    confirm_resign: bool,
+    /// The number of moves of the position looked back at, while the
+    /// player looks back.
+    viewing: Option<usize>,
+    /// Why the last click played nothing, until the next move.
+    refused: Option<(usize, String)>,
+    /// Whether the end banner was put aside to see the board.
+    banner_hidden: bool,
+    /// The number of moves and whether the game was over when last
+    /// drawn (for the sounds of what changed since).
+    heard: Option<(usize, bool)>,
+}
+
 /// Notices shown at once.
-const NOTICES_SHOWN: usize = 4;
+const NOTICES_SHOWN: usize = 3;
+
+/// A control's size a mouse and a thumb both find.
+const BUTTON: egui::Vec2 = egui::vec2(120.0, 36.0);
 
 /// Draws the screen; `extra` adds a kind of game's own parts.
 pub(super) fn game_screen(
     ctx: &egui::Context,
     frame: &GameFrame,
-    typed: Option<Square>,
-    animations: bool,
-    confirm_resign: &mut bool,
+    view: &mut GameView,
     extra: &mut dyn FnMut(&mut egui::Ui, Part),
 ) -> Option<GameInput> {
+    let history = frame
+        .start
+        .map(|start| History::replay(start, &frame.moves))
+        .unwrap_or_default();
+    let live = history.positions.len().saturating_sub(1);
+    view.viewing = view.viewing.filter(|&v| v < live);
+    step_with_keys(ctx, view, live);
+    let last_mover = history
+        .entries
+        .iter()
+        .rev()
+        .find(|e| e.1.is_some())
+        .map(|e| e.0);
+    if let Some(sound) = view.news(frame, last_mover) {
+        crate::platform::sound::play(sound);
+    }
+    let typed = view.typed.take(ctx);
     let mut input = None;
     status_panel(ctx, |ui| {
         ui.heading(frame.heading);
         extra(ui, Part::Top);
         if let Some(position) = &frame.position {
-            super::widgets::counts_line(ui, position);
-            ui.label(turn_text(position, frame.me, frame.outcome.as_ref()));
-            supply_line(ui, position);
+            player_lines(ui, frame, position);
+            turn_line(ui, frame, position);
+        }
+        if let Some((_, why)) = view.refused.as_ref().filter(|(at, _)| *at == live) {
+            ui.colored_label(ERROR, why);
         }
         extra(ui, Part::Turn);
-        for notice in frame.notices.iter().rev().take(NOTICES_SHOWN) {
-            ui.colored_label(super::widgets::ATTENTION, notice);
-        }
-        if !frame.moves.is_empty() {
+        notices(ui, &frame.notices);
+        if !history.entries.is_empty() {
             ui.separator();
-            ui.label("Moves:");
-            ui.monospace(format_transcript(&frame.moves));
+            move_list(ui, &history, view);
         }
         ui.separator();
-        if let Some(outcome) = &frame.outcome {
-            end_panel(ui, outcome, frame.me, &frame.moves);
-            extra(ui, Part::End);
-        } else if frame.can_resign && resign_buttons(ui, confirm_resign) {
+        if frame.outcome.is_none()
+            && frame.can_resign
+            && resign_buttons(ui, &mut view.confirm_resign)
+        {
             input = Some(GameInput::Resign);
         }
-        if ui.button("Home").clicked() {
+        if ui.add(egui::Button::new("Home").min_size(BUTTON)).clicked() {
             input = Some(GameInput::Home);
         }
     });
-    egui::CentralPanel::default().show(ctx, |ui| match &frame.position {
-        Some(position) => {
-            let marks = BoardMarks {
-                legal: frame.legal,
-                last: frame.last,
-                best: None,
-                flipping: flip_progress(frame.flipped, animations, ctx),
+    // On a phone the board takes the whole width, its coordinates in a
+    // thin margin of their own.
+    let inner = if narrow(ctx) { 2 } else { 8 };
+    let central = egui::Frame::central_panel(&ctx.style()).inner_margin(inner);
+    egui::CentralPanel::default()
+        .frame(central)
+        .show(ctx, |ui| {
+            let Some(position) = &frame.position else {
+                extra(ui, Part::NoBoard);
+                return;
             };
-            let played = board(ui, position, marks).or(typed.filter(|s| frame.legal.contains(*s)));
-            if let Some(square) = played {
+            if let Some(k) = view.viewing {
+                looking_back_bar(ui, view, k, live);
+            }
+            let marks = match view.viewing {
+                Some(k) => BoardMarks {
+                    last: k.checked_sub(1).and_then(|i| frame.moves.get(i).copied()),
+                    ..BoardMarks::default()
+                },
+                None => BoardMarks {
+                    legal: frame.legal,
+                    last: frame.last,
+                    hint: frame.hint,
+                    flipping: frame.flipped,
+                    explain_refusals: frame.outcome.is_none() && frame.me.is_some(),
+                    ..BoardMarks::default()
+                },
+            };
+            let shown = view
+                .viewing
+                .and_then(|k| history.positions.get(k))
+                .unwrap_or(position);
+            let (clicked, board_rect) = board_at(ui, shown, marks);
+            match clicked {
+                Some(BoardClick::Play(square)) => input = Some(GameInput::Play(square)),
+                Some(BoardClick::Refused(square)) => {
+                    let why = match position.to_move() {
+                        Some(c) if Some(c) == frame.me => {
+                            position.play_with_report(square).err().map_or_else(
+                                || format!("{square} is not playable now"),
+                                |e| e.to_string(),
+                            )
+                        }
+                        _ => "It is not your move yet.".to_string(),
+                    };
+                    view.refused = Some((live, why));
+                }
+                None => {}
+            }
+            if view.viewing.is_none()
+                && let Some(square) = typed.filter(|s| frame.legal.contains(*s))
+            {
                 input = Some(GameInput::Play(square));
             }
+            if let (Some(outcome), None) = (&frame.outcome, view.viewing) {
+                if view.banner_hidden {
+                    let show = egui::Button::new("Show the result").min_size(BUTTON);
+                    if ui.put(banner_tab(board_rect), show).clicked() {
+                        view.banner_hidden = false;
+                    }
+                } else if let Some(home) = end_banner(ui, board_rect, outcome, frame, view, extra) {
+                    input = Some(home);
+                }
+            }
+        });
+    if matches!(input, Some(GameInput::Play(_))) {
+        view.refused = None;
+    }
+    if input == Some(GameInput::Resign) {
+        view.banner_hidden = false;
+    }
+    input
+}
+
+impl GameView {
+    /// The sound for what changed since the last frame, if `frame` asks
+    /// for sounds: the end of the game, your turn after the opponent's
+    /// move, or a disc placed. Nothing on the first frame (a game
+    /// resumed is not news).
+    fn news(&mut self, frame: &GameFrame, last_mover: Option<Color>) -> Option<Sound> {
+        let now = (frame.moves.len(), frame.outcome.is_some());
+        let before = self.heard.replace(now)?;
+        if !frame.sound || before == now {
+            return None;
         }
-        None => extra(ui, Part::NoBoard),
+        if now.1 && !before.1 {
+            return Some(Sound::GameOver);
+        }
+        if now.0 <= before.0 {
+            return None;
+        }
+        let my_turn = frame
+            .position
+            .and_then(|p| p.to_move())
+            .is_some_and(|c| Some(c) == frame.me);
+        let opponent_moved = last_mover.is_some() && last_mover != frame.me;
+        Some(if opponent_moved && my_turn {
+            Sound::YourTurn
+        } else {
+            Sound::Place
+        })
+    }
+}
+
+/// The game's positions and its moves as the list shows them.
+#[derive(Default)]
+struct History {
+    /// The position before the first move, then after each move.
+    positions: Vec<Position>,
+    /// Each move with its colour, and each pass (`None`) where the rules
+    /// skipped a player.
+    entries: Vec<(Color, Option<Square>, usize)>,
+}
+
+impl History {
+    fn replay(start: Position, moves: &[Square]) -> History {
+        let mut positions = vec![start];
+        let mut entries = Vec::new();
+        let mut position = start;
+        for (i, &square) in moves.iter().enumerate() {
+            let Ok(report) = position.play_with_report(square) else {
+                break;
+            };
+            entries.push((report.mover, Some(square), i + 1));
+            if let Some(skipped) = report.skipped {
+                entries.push((skipped, None, i + 1));
+            }
+            position = report.position;
+            positions.push(position);
+        }
+        History { positions, entries }
+    }
+}
+
+/// Left and right step through the moves, Home and End go to the start
+/// and back to the game, Escape returns to it. (The game screens have no
+/// text field for the keys to go to.)
+fn step_with_keys(ctx: &egui::Context, view: &mut GameView, live: usize) {
+    if live == 0 {
+        return;
+    }
+    let (left, right, home, back) = ctx.input(|i| {
+        (
+            i.key_pressed(egui::Key::ArrowLeft),
+            i.key_pressed(egui::Key::ArrowRight),
+            i.key_pressed(egui::Key::Home),
+            i.key_pressed(egui::Key::End) || i.key_pressed(egui::Key::Escape),
+        )
     });
+    let at = view.viewing.unwrap_or(live);
+    let to = if back {
+        live
+    } else if home {
+        0
+    } else if left {
+        at.saturating_sub(1)
+    } else if right {
+        (at + 1).min(live)
+    } else {
+        return;
+    };
+    view.viewing = (to < live).then_some(to);
+}
+
+/// Above the board while looking back: where, and the way back.
+fn looking_back_bar(ui: &mut egui::Ui, view: &mut GameView, k: usize, live: usize) {
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(
+                k > 0,
+                egui::Button::new("◀").min_size(egui::vec2(44.0, 36.0)),
+            )
+            .clicked()
+        {
+            view.viewing = Some(k - 1);
+        }
+        if ui
+            .add(egui::Button::new("▶").min_size(egui::vec2(44.0, 36.0)))
+            .clicked()
+        {
+            view.viewing = (k + 1 < live).then_some(k + 1);
+        }
+        ui.strong(format!("Looking back: after move {k} of {live}"));
+        if ui
+            .add(egui::Button::new("Back to the game").min_size(BUTTON))
+            .clicked()
+        {
+            view.viewing = None;
+        }
+    });
+}
+
+/// A line per player: their disc, name and count, the one to move marked.
+fn player_lines(ui: &mut egui::Ui, frame: &GameFrame, position: &Position) {
+    let counts = position.counts();
+    let to_move = position.to_move().filter(|_| frame.outcome.is_none());
+    for (color, player, count) in [
+        (Color::Black, &frame.players[0], counts.black),
+        (Color::White, &frame.players[1], counts.white),
+    ] {
+        let turn = to_move == Some(color);
+        let fill = if turn {
+            ui.visuals().selection.bg_fill.gamma_multiply(0.35)
+        } else {
+            egui::Color32::TRANSPARENT
+        };
+        egui::Frame::new()
+            .fill(fill)
+            .corner_radius(6.0)
+            .inner_margin(egui::Margin::symmetric(8, 4))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    disc_icon(ui, color, player.thinking, frame.animations);
+                    ui.vertical(|ui| {
+                        let you = if frame.me == Some(color) {
+                            " (you)"
+                        } else {
+                            ""
+                        };
+                        let name = egui::RichText::new(format!("{}{you}", player.name)).size(16.0);
+                        ui.label(if turn { name.strong() } else { name });
+                        if let Some(detail) = &player.detail {
+                            ui.small(detail);
+                        }
+                    });
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        let shown =
+                            ui.label(egui::RichText::new(count.to_string()).size(28.0).strong());
+                        // Read out with its colour, not as a bare number.
+                        let name = match color {
+                            Color::Black => "Black",
+                            Color::White => "White",
+                        };
+                        shown.widget_info(|| {
+                            egui::WidgetInfo::labeled(
+                                egui::WidgetType::Label,
+                                true,
+                                format!("{name}: {count}"),
+                            )
+                        });
+                    });
+                });
+            });
+    }
+    if let (Some(b), Some(w)) = (position.supply(Color::Black), position.supply(Color::White)) {
+        ui.label(format!("Discs in hand: black {b}, white {w}"));
+    }
+}
+
+/// A disc of `color`, pulsing while its player thinks (ringed instead
+/// when nothing may move).
+fn disc_icon(ui: &mut egui::Ui, color: Color, thinking: bool, animations: bool) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(26.0, 26.0), egui::Sense::hover());
+    let fill = match color {
+        Color::Black => egui::Color32::from_gray(24),
+        Color::White => egui::Color32::from_gray(238),
+    };
+    let mut alpha = 1.0;
+    if thinking && animations {
+        let t = ui.input(|i| i.time) as f32;
+        alpha = 0.45 + 0.55 * (0.5 + 0.5 * (t * 5.0).sin());
+        ui.ctx().request_repaint_after(Duration::from_millis(50));
+    }
+    let painter = ui.painter();
+    painter.circle_filled(rect.center(), 11.0, fill.gamma_multiply(alpha));
+    let ring = if thinking && !animations {
+        egui::Stroke::new(3.0, ui.visuals().selection.stroke.color)
+    } else {
+        egui::Stroke::new(1.0, egui::Color32::from_gray(128))
+    };
+    painter.circle_stroke(rect.center(), 11.0, ring);
+}
+
+/// Whose turn it is, in words a player cannot miss on their own turn.
+fn turn_line(ui: &mut egui::Ui, frame: &GameFrame, position: &Position) {
+    match (position.to_move(), &frame.outcome) {
+        (_, Some(_)) | (None, None) => {
+            ui.strong("Game over");
+        }
+        (Some(c), None) if Some(c) == frame.me => {
+            ui.label(
+                egui::RichText::new(format!("Your move ({c})"))
+                    .size(20.0)
+                    .strong(),
+            );
+        }
+        (Some(c), None) => {
+            let player = &frame.players[usize::from(c == Color::White)];
+            ui.label(if player.thinking {
+                format!("{} is thinking…", player.name)
+            } else {
+                format!("{c} to move")
+            });
+        }
+    }
+}
+
+/// The latest notices, each once, oldest first.
+fn latest_once(notices: &[Notice]) -> Vec<&Notice> {
+    let mut shown: Vec<&Notice> = Vec::new();
+    for notice in notices.iter().rev() {
+        if shown.len() == NOTICES_SHOWN {
+            break;
+        }
+        if !shown.iter().any(|n| n.text == notice.text) {
+            shown.push(notice);
+        }
+    }
+    shown.reverse();
+    shown
+}
+
+/// The latest notices, each once; problems in red, the rest plain.
+fn notices(ui: &mut egui::Ui, notices: &[Notice]) {
+    for notice in latest_once(notices) {
+        if notice.problem {
+            ui.colored_label(ERROR, &notice.text);
+        } else {
+            ui.label(&notice.text);
+        }
+    }
+}
+
+/// The moves, numbered, Black and White side by side, passes shown; a
+/// click on one shows the position after it.
+fn move_list(ui: &mut egui::Ui, history: &History, view: &mut GameView) {
+    ui.horizontal(|ui| {
+        ui.strong("Moves");
+        if ui.small_button("Copy").clicked() {
+            let moves: Vec<Square> = history.entries.iter().filter_map(|e| e.1).collect();
+            ui.ctx().copy_text(format_transcript(&moves));
+        }
+    });
+    // A move (or a pass) and the number of moves after it, per colour.
+    type Cell = Option<(Option<Square>, usize)>;
+    let mut rows: Vec<[Cell; 2]> = Vec::new();
+    for &(color, square, after) in &history.entries {
+        let column = usize::from(color == Color::White);
+        match rows.last_mut() {
+            Some(row) if column == 1 && row[1].is_none() => row[1] = Some((square, after)),
+            _ => {
+                let mut row = [None, None];
+                row[column] = Some((square, after));
+                rows.push(row);
+            }
+        }
+    }
+    egui::ScrollArea::vertical()
+        .max_height(if narrow(ui.ctx()) { 120.0 } else { 220.0 })
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            egui::Grid::new("moves")
+                .num_columns(3)
+                .striped(true)
+                .show(ui, |ui| {
+                    for (n, row) in rows.iter().enumerate() {
+                        ui.label(format!("{}.", n + 1));
+                        for cell in row {
+                            match cell {
+                                Some((Some(square), after)) => {
+                                    let selected = view.viewing == Some(*after);
+                                    if ui.selectable_label(selected, square.to_string()).clicked() {
+                                        view.viewing = Some(*after);
+                                    }
+                                }
+                                Some((None, _)) => {
+                                    ui.weak("pass");
+                                }
+                                None => {
+                                    ui.label("");
+                                }
+                            }
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+/// Where the button that shows the put-aside banner goes.
+fn banner_tab(board: egui::Rect) -> egui::Rect {
+    egui::Rect::from_center_size(
+        egui::pos2(board.center().x, board.max.y - 30.0),
+        egui::vec2(160.0, 36.0),
+    )
+}
+
+/// The result over the board: who won, the score, how it ended, and what
+/// to do next. Returns Home when that is chosen.
+fn end_banner(
+    ui: &mut egui::Ui,
+    board: egui::Rect,
+    outcome: &Outcome,
+    frame: &GameFrame,
+    view: &mut GameView,
+    extra: &mut dyn FnMut(&mut egui::Ui, Part),
+) -> Option<GameInput> {
+    let verdict = match (outcome.winner, frame.me) {
+        (None, _) => "Draw".to_string(),
+        (Some(w), Some(m)) if w == m => "You win".to_string(),
+        (Some(_), Some(_)) => "You lose".to_string(),
+        (Some(w), None) => format!("{w} wins"),
+    };
+    let width = (board.width() * 0.86).min(420.0);
+    let area = egui::Rect::from_center_size(board.center(), egui::vec2(width, board.height()));
+    let mut input = None;
+    let mut child = ui.new_child(
+        egui::UiBuilder::new()
+            .max_rect(area)
+            .layout(egui::Layout::top_down(egui::Align::Center)),
+    );
+    child.add_space((board.height() * 0.22).max(8.0));
+    egui::Frame::popup(child.style())
+        .inner_margin(egui::Margin::same(16))
+        .corner_radius(10.0)
+        .show(&mut child, |ui| {
+            ui.set_width(width - 32.0);
+            ui.vertical_centered(|ui| {
+                ui.label(egui::RichText::new(&verdict).size(34.0).strong());
+                ui.label(
+                    egui::RichText::new(format!(
+                        "Black {} – {} White",
+                        outcome.score.black, outcome.score.white
+                    ))
+                    .size(22.0),
+                );
+                ui.label(outcome.ending.describe());
+                ui.add_space(8.0);
+                ui.horizontal_wrapped(|ui| {
+                    extra(ui, Part::End);
+                    if ui.button("Copy transcript").clicked() {
+                        ui.ctx().copy_text(format_transcript(&frame.moves));
+                    }
+                    if ui.button("See the board").clicked() {
+                        view.banner_hidden = true;
+                    }
+                    if ui.button("Home").clicked() {
+                        input = Some(GameInput::Home);
+                    }
+                });
+            });
+        });
     input
 }
 
 /// Squares typed on the keyboard (`f5`), the last two characters kept.
 #[derive(Default)]
-pub(super) struct TypedSquare(String);
+struct TypedSquare(String);
 
 impl TypedSquare {
-    /// Squares typed on the keyboard (`f5`): a square once two characters
-    /// name one.
-    pub fn take(&mut self, ctx: &egui::Context) -> Option<Square> {
+    /// A square once two typed characters name one.
+    fn take(&mut self, ctx: &egui::Context) -> Option<Square> {
         let typed: String = ctx.input(|i| {
             i.events
                 .iter()
@@ -156,7 +666,7 @@ impl TypedSquare {
 /// A game's panel of status and actions: beside the board, or under it on
 /// a narrow screen (scrolling, in the height the board leaves).
 fn status_panel(ctx: &egui::Context, contents: impl FnOnce(&mut egui::Ui)) {
-    if super::widgets::narrow(ctx) {
+    if narrow(ctx) {
         // What the board (as wide as the screen) leaves, but never less
         // than a third of the screen.
         let screen = ctx.screen_rect();
@@ -170,29 +680,23 @@ fn status_panel(ctx: &egui::Context, contents: impl FnOnce(&mut egui::Ui)) {
             });
     } else {
         egui::SidePanel::right("status")
-            .min_width(220.0)
-            .show(ctx, contents);
-    }
-}
-
-fn supply_line(ui: &mut egui::Ui, position: &Position) {
-    if let (Some(b), Some(w)) = (position.supply(Color::Black), position.supply(Color::White)) {
-        ui.label(format!("Discs in hand: black {b}, white {w}"));
-    }
-}
-
-fn turn_text(position: &Position, me: Option<Color>, outcome: Option<&Outcome>) -> String {
-    match (position.to_move(), outcome) {
-        (_, Some(_)) | (None, None) => "Game over".to_string(),
-        (Some(c), None) if Some(c) == me => format!("Your move ({c})"),
-        (Some(c), None) => format!("{c} to move"),
+            .min_width(300.0)
+            .default_width(320.0)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical()
+                    .auto_shrink(false)
+                    .show(ui, contents);
+            });
     }
 }
 
 /// Resign with a confirmation; true when confirmed.
 fn resign_buttons(ui: &mut egui::Ui, confirming: &mut bool) -> bool {
     if !*confirming {
-        if ui.button("Resign").clicked() {
+        if ui
+            .add(egui::Button::new("Resign").min_size(BUTTON))
+            .clicked()
+        {
             *confirming = true;
         }
         return false;
@@ -200,41 +704,128 @@ fn resign_buttons(ui: &mut egui::Ui, confirming: &mut bool) -> bool {
     ui.label("Really resign?");
     let mut resigned = false;
     ui.horizontal(|ui| {
-        if ui.button("Yes, resign").clicked() {
+        if ui
+            .add(egui::Button::new("Yes, resign").min_size(BUTTON))
+            .clicked()
+        {
             resigned = true;
             *confirming = false;
         }
-        if ui.button("Cancel").clicked() {
+        if ui
+            .add(egui::Button::new("Cancel").min_size(BUTTON))
+            .clicked()
+        {
             *confirming = false;
         }
     });
     resigned
 }
 
-fn end_panel(ui: &mut egui::Ui, outcome: &Outcome, me: Option<Color>, moves: &[Square]) {
-    let verdict = match (outcome.winner, me) {
-        (None, _) => "Draw".to_string(),
-        (Some(w), Some(m)) if w == m => "You win".to_string(),
-        (Some(_), Some(_)) => "You lose".to_string(),
-        (Some(w), None) => format!("{w} wins"),
-    };
-    ui.heading(verdict);
-    ui.label(outcome.to_string());
-    if ui.button("Copy transcript").clicked() {
-        ui.ctx().copy_text(format_transcript(moves));
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{RuleOptions, Rules, Setup, parse_transcript};
 
-/// The flip animation's progress, asking for frames while it runs.
-fn flip_progress(
-    flipped: Option<(crate::engine::Bitboard, Duration)>,
-    animations: bool,
-    ctx: &egui::Context,
-) -> Option<(crate::engine::Bitboard, f32)> {
-    let (discs, elapsed) = flipped?;
-    if !animations || elapsed >= FLIP_TIME {
-        return None;
+    #[test]
+    fn the_history_pairs_moves_by_colour_and_shows_a_pass() {
+        // White's lone disc on each edge row cannot be flanked back:
+        // after c1 White has no move and is skipped.
+        let cells = format!("XO{}XO{}", ".".repeat(54), ".".repeat(6));
+        let setup: Setup = format!("{cells} X").parse().unwrap();
+        let rules = Rules::new(RuleOptions::default(), setup).unwrap();
+        let moves = parse_transcript("c1c8").unwrap();
+        let history = History::replay(rules.start_position(), &moves);
+        let sq = |s: &str| s.parse::<Square>().ok();
+        assert_eq!(
+            history.entries,
+            vec![
+                (Color::Black, sq("c1"), 1),
+                (Color::White, None, 1),
+                (Color::Black, sq("c8"), 2),
+            ]
+        );
+        assert_eq!(history.positions.len(), 3);
+        let opening = parse_transcript("f5d6c3").unwrap();
+        let history = History::replay(
+            Rules::preset(crate::engine::Preset::Othello).start_position(),
+            &opening,
+        );
+        let colors: Vec<Color> = history.entries.iter().map(|e| e.0).collect();
+        assert_eq!(colors, [Color::Black, Color::White, Color::Black]);
     }
-    ctx.request_repaint();
-    Some((discs, elapsed.as_secs_f32() / FLIP_TIME.as_secs_f32()))
+
+    fn frame(position: Position, moves: &[Square], outcome: Option<Outcome>) -> GameFrame {
+        GameFrame {
+            heading: "",
+            start: None,
+            position: Some(position),
+            legal: position.legal_moves(),
+            last: moves.last().copied(),
+            flipped: None,
+            outcome,
+            me: Some(Color::Black),
+            players: Default::default(),
+            moves: moves.to_vec(),
+            notices: Vec::new(),
+            can_resign: true,
+            hint: None,
+            animations: false,
+            sound: true,
+        }
+    }
+
+    #[test]
+    fn a_move_clicks_the_opponents_move_chimes_and_the_end_sounds_once() {
+        let rules = Rules::preset(crate::engine::Preset::Othello);
+        let start = rules.start_position();
+        let f5 = parse_transcript("f5").unwrap();
+        let f5d6 = parse_transcript("f5d6").unwrap();
+        let after = |m: &[Square]| crate::engine::replay(&start, m).unwrap();
+        let mut view = GameView::default();
+        assert_eq!(
+            view.news(&frame(start, &[], None), None),
+            None,
+            "first frame"
+        );
+        assert_eq!(
+            view.news(&frame(start, &[], None), None),
+            None,
+            "nothing new"
+        );
+        let mine = frame(after(&f5), &f5, None);
+        assert_eq!(view.news(&mine, Some(Color::Black)), Some(Sound::Place));
+        let theirs = frame(after(&f5d6), &f5d6, None);
+        assert_eq!(
+            view.news(&theirs, Some(Color::White)),
+            Some(Sound::YourTurn)
+        );
+        let end = after(&f5d6).outcome_with(crate::engine::Ending::Resignation {
+            resigned: Color::White,
+        });
+        let over = frame(after(&f5d6), &f5d6, Some(end));
+        assert_eq!(view.news(&over, Some(Color::White)), Some(Sound::GameOver));
+        assert_eq!(view.news(&over, Some(Color::White)), None);
+        let mut quiet = GameView::default();
+        let mut silent = frame(start, &[], None);
+        silent.sound = false;
+        quiet.news(&silent, None);
+        silent.moves = f5.clone();
+        assert_eq!(quiet.news(&silent, Some(Color::Black)), None);
+    }
+
+    #[test]
+    fn a_notice_repeated_is_shown_once_and_only_the_latest_few() {
+        let pass = Notice::info("You have no legal move: black is skipped.");
+        let all = vec![
+            Notice::info("old"),
+            pass.clone(),
+            pass.clone(),
+            Notice::problem("refused"),
+            pass.clone(),
+            Notice::info("new"),
+        ];
+        let texts: Vec<&str> = latest_once(&all).iter().map(|n| n.text.as_str()).collect();
+        // Each where it last happened.
+        assert_eq!(texts, ["refused", pass.text.as_str(), "new"]);
+    }
 }

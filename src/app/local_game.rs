@@ -4,7 +4,9 @@
 //! waits.
 
 use std::sync::mpsc;
+use std::time::Duration;
 
+use super::game_screen::Notice;
 use crate::bot::DEFAULT_MOVE_TIME;
 use crate::engine::{Bitboard, Color, Ending, Outcome, PlayError, Position, Rules, Square};
 use crate::platform::{Instant, Thinking, think};
@@ -26,7 +28,7 @@ pub struct LocalGame {
     seed: u64,
     thinking: Option<Thinking>,
     /// Things to tell the player (passes, empty supplies), newest last.
-    pub notices: Vec<String>,
+    pub notices: Vec<Notice>,
     /// The discs the last move turned, and when.
     pub flipped: Option<(Bitboard, Instant)>,
     resigned: Option<Color>,
@@ -37,6 +39,9 @@ pub struct LocalGame {
     pub move_time: std::time::Duration,
     /// Why the computer could not think (it then stops trying).
     pub failure: Option<String>,
+    /// The computer's answer, held until the person has seen their own
+    /// move (see [`poll_bot`](Self::poll_bot)).
+    reply: Option<Square>,
 }
 
 /// Nodes a hint may search (about a quarter of a second).
@@ -60,6 +65,7 @@ impl LocalGame {
             hint: None,
             move_time: DEFAULT_MOVE_TIME,
             failure: None,
+            reply: None,
         }
     }
 
@@ -79,9 +85,9 @@ impl LocalGame {
         self.resigned.is_none() && self.position.to_move() == Some(self.human)
     }
 
-    /// Whether the bot is thinking.
+    /// Whether the bot is thinking (or holding its answer back).
     pub fn bot_thinking(&self) -> bool {
-        self.thinking.is_some()
+        self.thinking.is_some() || self.reply.is_some()
     }
 
     /// The last move played.
@@ -106,7 +112,7 @@ impl LocalGame {
                 "no legal move"
             };
             self.notices
-                .push(format!("{who} {why}: {skipped} is skipped."));
+                .push(Notice::info(format!("{who} {why}: {skipped} is skipped.")));
         }
         Ok(())
     }
@@ -156,11 +162,18 @@ impl LocalGame {
             .map(|(_, t)| t)
     }
 
-    /// Starts the bot when it is its turn and plays its answer when ready.
-    /// `wake` is called from the bot's thread when it has answered.
-    pub fn poll_bot(&mut self, wake: impl Fn() + Send + 'static) {
+    /// Starts the bot when it is its turn and plays its answer when ready,
+    /// but no sooner than `hold` after the move before it was played (so
+    /// the person sees what their move did before the reply lands).
+    /// `wake` is called from the bot's thread when it has answered. The
+    /// time until a held answer is due, if one is held.
+    pub fn poll_bot(
+        &mut self,
+        wake: impl Fn() + Send + 'static,
+        hold: Duration,
+    ) -> Option<Duration> {
         if self.resigned.is_some() {
-            return;
+            return None;
         }
         if let Some(rx) = &self.hinting {
             match rx.try_recv() {
@@ -179,9 +192,7 @@ impl LocalGame {
             match rx.try_recv() {
                 Ok(Ok(answer)) => {
                     self.thinking = None;
-                    if let Some(thought) = answer.thought() {
-                        let _ = self.apply(thought.best);
-                    }
+                    self.reply = answer.thought().map(|t| t.best);
                 }
                 Ok(Err(e)) => {
                     self.thinking = None;
@@ -190,9 +201,20 @@ impl LocalGame {
                 Err(mpsc::TryRecvError::Disconnected) => self.thinking = None,
                 Err(mpsc::TryRecvError::Empty) => {}
             }
-            return;
         }
-        if self.failure.is_none() && self.position.to_move() == Some(!self.human) {
+        if let Some(square) = self.reply {
+            let shown = self.flipped.map_or(Duration::MAX, |(_, at)| at.elapsed());
+            if shown < hold {
+                return Some(hold - shown);
+            }
+            self.reply = None;
+            let _ = self.apply(square);
+            return None;
+        }
+        if self.thinking.is_none()
+            && self.failure.is_none()
+            && self.position.to_move() == Some(!self.human)
+        {
             let job = ThinkJob::new(
                 &self.rules,
                 &self.moves,
@@ -204,5 +226,6 @@ impl LocalGame {
             );
             self.thinking = Some(think(job, wake));
         }
+        None
     }
 }

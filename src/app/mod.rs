@@ -220,6 +220,8 @@ impl eframe::App for ReversiApp {
         }
         let next = self.screen.ui(ctx, &mut self.shared);
         self.go(next);
+        let my_turn = self.status().my_turn;
+        self.shared.show_title(ctx, my_turn);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use futures::FutureExt as _;
 
+use super::game_screen::Notice;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::data_dir::DataDir;
 use crate::engine::{Color, Outcome, Position, Square};
@@ -45,6 +46,8 @@ pub struct NetSnapshot {
     pub route: Option<Route>,
     /// The position, once play has begun.
     pub position: Option<Position>,
+    /// The position the game started from, once the rules are known.
+    pub start: Option<Position>,
     /// This side's colour, once drawn.
     pub my_color: Option<Color>,
     /// Moves so far.
@@ -56,7 +59,7 @@ pub struct NetSnapshot {
     /// Why the game stopped, if not normally.
     pub error: Option<String>,
     /// Messages for the player, newest last.
-    pub notices: Vec<String>,
+    pub notices: Vec<Notice>,
     /// The log file (in the browser: the room whose stored log it is).
     pub log: Option<PathBuf>,
     /// Whether it is this side's move.
@@ -394,6 +397,9 @@ async fn play(
             s.link = Some(*link);
             s.route = route.filter(|_| connected);
             s.position = session.position().copied();
+            s.start = session
+                .verifier()
+                .map(|v| v.proposal().rules.start_position());
             s.my_color = session.my_color();
             s.moves = session
                 .verifier()
@@ -429,7 +435,8 @@ async fn play(
                 session.verifier().and_then(|v| v.moves().last().copied()),
                 session.position(),
             ) {
-                let notice = format!("{} has no legal move and is skipped.", !last.color);
+                let notice =
+                    Notice::info(format!("{} has no legal move and is skipped.", !last.color));
                 if position.to_move() == Some(last.color) && s.notices.last() != Some(&notice) {
                     s.notices.push(notice);
                 }
@@ -456,27 +463,33 @@ async fn play(
                 s.safety_code = Some(safety_code.clone());
                 s.safety_words = Some(safety_words.clone());
             }
-            Event::Started { color } => s
-                .notices
-                .push(format!("The colours are settled: you play {color}.")),
+            Event::Started { color } => s.notices.push(Notice::info(format!(
+                "The colours are settled: you play {color}."
+            ))),
             Event::Chose {
                 mine,
                 question,
                 color,
             } => {
                 let who = if *mine { "You" } else { "The opponent" };
-                s.notices.push(match question {
+                s.notices.push(Notice::info(match question {
                     ColorQuestion::TieWinner => {
                         format!("{who} chose: an equal count wins for {color}.")
                     }
                     ColorQuestion::SeatColor => format!("{who} chose to play {color}."),
-                });
+                }));
             }
-            Event::Rejected(r) => s.notices.push(format!("Rejected from the opponent: {r}")),
-            Event::PeerRejected(r) => s.notices.push(format!("The opponent rejected: {r}")),
-            Event::MoveRefused(r) => s.notices.push(format!("Not played: {r}")),
-            Event::Halted(r) => s.notices.push(format!("Game halted: {r}")),
-            Event::RematchOffered => s.notices.push("The opponent proposes a rematch.".into()),
+            Event::Rejected(r) => s
+                .notices
+                .push(Notice::problem(format!("Rejected from the opponent: {r}"))),
+            Event::PeerRejected(r) => s
+                .notices
+                .push(Notice::problem(format!("The opponent rejected: {r}"))),
+            Event::MoveRefused(r) => s.notices.push(Notice::problem(format!("Not played: {r}"))),
+            Event::Halted(r) => s.notices.push(Notice::problem(format!("Game halted: {r}"))),
+            Event::RematchOffered => s
+                .notices
+                .push(Notice::info("The opponent proposes a rematch.")),
             Event::Ended(_) | Event::Recorded { .. } | Event::Acknowledged(_) => {}
         });
     };

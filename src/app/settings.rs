@@ -39,6 +39,14 @@ pub struct Settings {
     pub level: u8,
     /// The longest the computer thinks per move, in seconds.
     pub move_time_secs: u32,
+    /// The least time, in milliseconds, between the end of the person's
+    /// move (its flips included) and the computer's reply appearing, so
+    /// each move is seen; 0 for tests and analysis.
+    pub pace_ms: u32,
+    /// Whether the player has been asked for their name (once, on Home).
+    pub asked_name: bool,
+    /// Sounds for a disc placed, your turn and the end of a game.
+    pub sound: bool,
     /// Colour against the computer.
     pub color: ColorChoice,
     /// The rules preset for new games.
@@ -129,6 +137,9 @@ impl Default for Settings {
             dark: true,
             level: 3,
             move_time_secs: 1,
+            pace_ms: 600,
+            asked_name: false,
+            sound: true,
             color: ColorChoice::Black,
             preset: "othello".into(),
             deadline: "1day".into(),

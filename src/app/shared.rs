@@ -37,8 +37,7 @@ pub(super) struct Shared {
     /// Home's list of network games, refreshed in the background.
     #[cfg(not(target_arch = "wasm32"))]
     pub your_games: Option<YourGames>,
-    /// Whether the title says it is your move in a listed game.
-    #[cfg(not(target_arch = "wasm32"))]
+    /// Whether the title says it is your move.
     titled_your_move: bool,
     /// The leaderboard's request under way and its last answer.
     #[cfg(not(target_arch = "wasm32"))]
@@ -58,7 +57,6 @@ impl Shared {
             seed: crate::platform::now_ms(),
             #[cfg(not(target_arch = "wasm32"))]
             your_games: None,
-            #[cfg(not(target_arch = "wasm32"))]
             titled_your_move: false,
             #[cfg(not(target_arch = "wasm32"))]
             leaderboard: LeaderboardState::default(),
@@ -206,7 +204,7 @@ impl Shared {
     }
 
     /// When a listed game becomes this side's move: the window asks for
-    /// attention (the taskbar flashes) and its title says so.
+    /// attention (the taskbar flashes).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn notice_your_move(&mut self, ctx: &egui::Context) {
         let Some(list) = &mut self.your_games else {
@@ -218,16 +216,31 @@ impl Shared {
                 egui::UserAttentionType::Informational,
             ));
         }
-        let your_move = list.any_my_turn();
-        if your_move != self.titled_your_move {
-            self.titled_your_move = your_move;
-            let title = if your_move {
-                "Reversi — your move"
-            } else {
-                "Reversi"
-            };
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
+    }
+
+    /// The window's (or the browser tab's) title: "Your move" while it is
+    /// the player's move on screen and the window is in the background,
+    /// or natively while one of the listed games waits for their move.
+    pub fn show_title(&mut self, ctx: &egui::Context, my_turn_on_screen: bool) {
+        let background = !ctx.input(|i| i.focused);
+        #[cfg(not(target_arch = "wasm32"))]
+        let listed = self.your_games.as_ref().is_some_and(|l| l.any_my_turn());
+        #[cfg(target_arch = "wasm32")]
+        let listed = false;
+        let your_move = (my_turn_on_screen && background) || listed;
+        if your_move == self.titled_your_move {
+            return;
         }
+        self.titled_your_move = your_move;
+        let title = if your_move {
+            "Your move — Reversi"
+        } else {
+            "Reversi"
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
+        #[cfg(target_arch = "wasm32")]
+        crate::platform::web::set_title(title);
     }
 
     /// Asks the leaderboard of the server in Settings.

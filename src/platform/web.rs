@@ -312,6 +312,52 @@ pub fn download(name: &str, bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+thread_local! {
+    /// The page's audio context, made at the first sound (browsers allow
+    /// one only after the person has interacted with the page).
+    static AUDIO: std::cell::RefCell<Option<web_sys::AudioContext>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Plays mono `samples` at `rate` through Web Audio, without waiting; a
+/// page that cannot play stays silent.
+pub fn play_samples(samples: &[f32], rate: u32) {
+    AUDIO.with(|audio| {
+        let mut audio = audio.borrow_mut();
+        if audio.is_none() {
+            *audio = web_sys::AudioContext::new().ok();
+        }
+        let Some(context) = audio.as_ref() else {
+            return;
+        };
+        // A context made before the first click starts suspended.
+        let _ = context.resume();
+        let Ok(buffer) = context.create_buffer(1, samples.len() as u32, rate as f32) else {
+            return;
+        };
+        if buffer.copy_to_channel(samples, 0).is_err() {
+            return;
+        }
+        let Ok(source) = context.create_buffer_source() else {
+            return;
+        };
+        source.set_buffer(Some(&buffer));
+        if source
+            .connect_with_audio_node(&context.destination())
+            .is_ok()
+        {
+            let _ = source.start();
+        }
+    });
+}
+
+/// Sets the page's title (the browser tab's name).
+pub fn set_title(title: &str) {
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        document.set_title(title);
+    }
+}
+
 /// The page's origin as a signaling server address (`ws://host:port` or
 /// `wss://host`), where the page was served from.
 pub fn page_server() -> Option<String> {

@@ -14,12 +14,22 @@ use crate::app::widgets::{CARD_WIDTH, ERROR, big_button, card};
 use crate::app::your_games;
 use crate::engine::{Color, Preset, Setup, Square};
 
-/// Home has no state of its own: what it shows is in the settings.
-pub(in crate::app) struct HomeScreen;
+/// Home's own state: the name being typed on a first run (the rest of
+/// what Home shows is in the settings).
+#[derive(Default)]
+pub(in crate::app) struct HomeScreen {
+    name: String,
+}
+
+/// The longest name, in characters (as a link may carry).
+const MAX_NAME: usize = 40;
 
 impl HomeScreen {
     /// Draws Home.
     pub fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
+        if !shared.settings.asked_name {
+            self.ask_name(ui, shared);
+        }
         ui.vertical_centered(|ui| {
             ui.add_space(12.0);
             ui.label(egui::RichText::new("Reversi").size(40.0).strong());
@@ -79,6 +89,39 @@ impl HomeScreen {
         });
         let opened = ongoing_games(ui, shared);
         next.or(opened)
+    }
+}
+
+impl HomeScreen {
+    /// On a first run: the name opponents will see, once (skippable; it
+    /// can be changed in Settings).
+    fn ask_name(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {
+        ui.vertical_centered(|ui| {
+            card(ui, |ui| {
+                ui.label(egui::RichText::new("What should opponents call you?").size(18.0));
+                let label = ui.label("Your name");
+                let edit = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.name)
+                            .char_limit(MAX_NAME)
+                            .desired_width(CARD_WIDTH - 40.0),
+                    )
+                    .labelled_by(label.id);
+                let name = self.name.trim();
+                let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                ui.horizontal(|ui| {
+                    let ok = ui.add_enabled(!name.is_empty(), egui::Button::new("OK"));
+                    if (ok.clicked() || entered) && !name.is_empty() {
+                        shared.settings.name = name.to_string();
+                        shared.settings.asked_name = true;
+                    }
+                    if ui.button("Skip").clicked() {
+                        shared.settings.asked_name = true;
+                    }
+                });
+                ui.small("Shown to the friends you play and in your invite links.");
+            });
+        });
     }
 }
 

@@ -2,7 +2,8 @@
 //! the computer's thinking and hints in its panel.
 
 use super::{Screen, ViewerScreen};
-use crate::app::game_screen::{self, GameInput, Part, TypedSquare};
+use crate::app::board_view::flips_duration;
+use crate::app::game_screen::{self, GameInput, GameView, Part, PlayerLine};
 use crate::app::local_game::LocalGame;
 use crate::app::log_viewer::ViewedLog;
 use crate::app::settings::{SavedGame, option_strings};
@@ -15,8 +16,7 @@ use crate::engine::{Color, format_transcript};
 pub(in crate::app) struct LocalScreen {
     /// The game.
     pub game: LocalGame,
-    typed: TypedSquare,
-    confirm_resign: bool,
+    view: GameView,
 }
 
 impl LocalScreen {
@@ -24,23 +24,47 @@ impl LocalScreen {
     pub fn new(game: LocalGame) -> LocalScreen {
         LocalScreen {
             game,
-            typed: TypedSquare::default(),
-            confirm_resign: false,
+            view: GameView::default(),
         }
     }
 
     /// Draws the game; the next screen when the player leaves it.
     pub fn ui(&mut self, ctx: &egui::Context, shared: &mut Shared) -> Option<Screen> {
-        let typed = self.typed.take(ctx);
         let animations = shared.settings.animations;
         let game = &mut self.game;
         game.move_time =
             std::time::Duration::from_secs(shared.settings.move_time_secs.clamp(1, 30).into());
         let wake = ctx.clone();
-        game.poll_bot(move || wake.request_repaint());
+        let flips = match game.flipped {
+            Some((flipped, _)) if animations => flips_duration(flipped, game.last_move()),
+            _ => std::time::Duration::ZERO,
+        };
+        let hold = flips + std::time::Duration::from_millis(shared.settings.pace_ms.into());
+        if let Some(due) = game.poll_bot(move || wake.request_repaint(), hold) {
+            ctx.request_repaint_after(due);
+        }
         let outcome = game.outcome();
+        let thinking = game.bot_thinking();
+        let you = PlayerLine {
+            name: shared.settings.name.clone(),
+            ..PlayerLine::default()
+        };
+        let computer = PlayerLine {
+            name: "The computer".into(),
+            detail: Some(format!(
+                "level {} ({})",
+                game.level,
+                crate::bot::level_spec(game.level).name
+            )),
+            thinking,
+        };
+        let players = match game.human {
+            Color::Black => [you, computer],
+            Color::White => [computer, you],
+        };
         let frame = game_screen::GameFrame {
             heading: "You vs the computer",
+            start: Some(game.rules.start_position()),
             position: Some(game.position),
             legal: if game.human_to_move() {
                 game.position.legal_moves()
@@ -48,34 +72,29 @@ impl LocalScreen {
                 Default::default()
             },
             last: game.last_move(),
-            flipped: game.flipped.map(|(b, t)| (b, t.elapsed())),
+            flipped: game
+                .flipped
+                .filter(|_| animations)
+                .map(|(b, t)| (b, t.elapsed())),
             outcome,
             me: Some(game.human),
+            players,
             moves: game.moves.clone(),
             notices: game.notices.clone(),
             can_resign: outcome.is_none(),
+            animations,
+            sound: shared.settings.sound,
+            hint: game
+                .current_hint()
+                .filter(|_| outcome.is_none() && game.human_to_move())
+                .map(|t| (t.best, t.score)),
         };
         let seed = shared.seed;
         let mut next = None;
-        let input = game_screen::game_screen(
-            ctx,
-            &frame,
-            typed,
-            animations,
-            &mut self.confirm_resign,
-            &mut |ui, part| match part {
-                Part::Top => {
-                    ui.label(format!(
-                        "You play {} · level {} ({})",
-                        game.human,
-                        game.level,
-                        crate::bot::level_spec(game.level).name
-                    ));
-                }
+        let input =
+            game_screen::game_screen(ctx, &frame, &mut self.view, &mut |ui, part| match part {
+                Part::Top => {}
                 Part::Turn => {
-                    if game.bot_thinking() {
-                        ui.label("The computer is thinking…");
-                    }
                     if let Some(failure) = &game.failure {
                         ui.colored_label(ERROR, format!("The computer cannot move: {failure}"));
                     }
@@ -84,13 +103,24 @@ impl LocalScreen {
                             ui.label(format!("Hint: {} {}", hint.best, hint.score));
                         } else if game.hint_pending() {
                             ui.label("Looking for a hint…");
-                        } else if ui.button("Hint").clicked() {
+                        } else if ui
+                            .add(egui::Button::new("Hint").min_size(egui::vec2(120.0, 36.0)))
+                            .clicked()
+                        {
                             let wake = ui.ctx().clone();
                             game.request_hint(move || wake.request_repaint());
                         }
                     }
                 }
                 Part::End => {
+                    if ui.button("Rematch (colours swap)").clicked() {
+                        next = Some(Screen::Local(Box::new(LocalScreen::new(LocalGame::new(
+                            game.rules,
+                            !game.human,
+                            game.level,
+                            seed.wrapping_add(1),
+                        )))));
+                    }
                     if ui.button("Analyse the game").clicked() {
                         let summary = vec![format!(
                             "You ({}) against the computer at level {}",
@@ -103,18 +133,9 @@ impl LocalScreen {
                             ui.ctx(),
                         ))));
                     }
-                    if ui.button("Rematch (colours swap)").clicked() {
-                        next = Some(Screen::Local(Box::new(LocalScreen::new(LocalGame::new(
-                            game.rules,
-                            !game.human,
-                            game.level,
-                            seed.wrapping_add(1),
-                        )))));
-                    }
                 }
                 Part::NoBoard => {}
-            },
-        );
+            });
         match input {
             Some(GameInput::Play(square)) => {
                 let _ = game.play(square);

@@ -47,7 +47,7 @@ pub(super) enum Screen {
 impl Screen {
     /// Home.
     pub fn home() -> Screen {
-        Screen::Home(HomeScreen)
+        Screen::Home(HomeScreen::default())
     }
 
     /// Whether a game is on screen (a dropped file is then not opened).

@@ -5,22 +5,21 @@
 use std::time::Duration;
 
 use super::{Screen, ViewerScreen};
-use crate::app::game_screen::{GameFrame, GameInput, Part, TypedSquare, game_screen};
+use crate::app::game_screen::{GameFrame, GameInput, GameView, Part, PlayerLine, game_screen};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::app::leaderboard_job;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::app::network_game::NetStart;
 use crate::app::network_game::{NetSnapshot, NetworkGame, log_bytes};
 use crate::app::shared::Shared;
-use crate::app::widgets::ERROR;
+use crate::app::widgets::{ATTENTION, ERROR};
 use crate::engine::{Bitboard, Color, Position};
 use crate::net::room_code::RoomCode;
 
 /// The network game on screen.
 pub(in crate::app) struct NetworkScreen {
     game: NetworkGame,
-    typed: TypedSquare,
-    confirm_resign: bool,
+    view: GameView,
     /// The last position seen, and the discs its move turned (for the
     /// flip animation).
     seen: Option<(Position, Bitboard, crate::platform::Instant)>,
@@ -31,8 +30,7 @@ impl NetworkScreen {
     pub fn new(game: NetworkGame) -> NetworkScreen {
         NetworkScreen {
             game,
-            typed: TypedSquare::default(),
-            confirm_resign: false,
+            view: GameView::default(),
             seen: None,
         }
     }
@@ -44,8 +42,13 @@ impl NetworkScreen {
 
     /// Draws the game; the next screen when the player leaves it.
     pub fn ui(&mut self, ctx: &egui::Context, shared: &mut Shared) -> Option<Screen> {
-        let typed = self.typed.take(ctx);
         let host_name = shared.settings.name.clone();
+        // A name never chosen stays out of the invite link.
+        let link_name = if shared.settings.asked_name {
+            host_name.clone()
+        } else {
+            String::new()
+        };
         let game = &self.game;
         let snap = game.snapshot();
         // Discs that changed colour since the last position seen turn over.
@@ -62,8 +65,25 @@ impl NetworkScreen {
                 crate::platform::Instant::now(),
             ));
         }
+        let me = PlayerLine {
+            name: host_name.clone(),
+            ..PlayerLine::default()
+        };
+        let opponent = PlayerLine {
+            name: snap
+                .opponent
+                .as_ref()
+                .map_or_else(|| "Opponent".to_string(), |(name, _)| name.clone()),
+            ..PlayerLine::default()
+        };
+        let players = match snap.my_color {
+            Some(Color::White) => [opponent, me],
+            _ => [me, opponent],
+        };
+        let animations = shared.settings.animations;
         let frame = GameFrame {
             heading: "Online game",
+            start: snap.start,
             position: snap.position,
             legal: match &snap.position {
                 Some(position) if snap.my_turn => position.legal_moves(),
@@ -73,12 +93,17 @@ impl NetworkScreen {
             flipped: self
                 .seen
                 .as_ref()
+                .filter(|_| animations)
                 .map(|(_, flipped, at)| (*flipped, at.elapsed())),
             outcome: snap.outcome,
             me: snap.my_color,
+            players,
             moves: snap.moves.clone(),
             notices: snap.notices.clone(),
             can_resign: snap.position.is_some() && snap.error.is_none(),
+            animations,
+            sound: shared.settings.sound,
+            hint: None,
         };
         let mut submit: Option<std::path::PathBuf> = None;
         let mut rematch: Option<(std::path::PathBuf, bool)> = None;
@@ -90,153 +115,152 @@ impl NetworkScreen {
             shared.leaderboard.idle(),
             shared.leaderboard.said.as_deref(),
         );
-        let input = game_screen(
-            ctx,
-            &frame,
-            typed,
-            shared.settings.animations,
-            &mut self.confirm_resign,
-            &mut |ui, part| match part {
-                Part::Top => {
-                    // Before the board, the code has the middle of the window.
-                    if let Some(code) = snap.code.as_ref().filter(|_| snap.position.is_some()) {
-                        let code = typed_code(code);
-                        ui.label("Room code:");
-                        ui.add(
-                            egui::Label::new(egui::RichText::new(code).monospace())
-                                .selectable(true),
-                        );
+        let input = game_screen(ctx, &frame, &mut self.view, &mut |ui, part| match part {
+            Part::Top => {
+                // Before the board, the code has the middle of the window.
+                if let Some(code) = snap.code.as_ref().filter(|_| snap.position.is_some()) {
+                    let code = typed_code(code);
+                    ui.label("Room code:");
+                    ui.add(
+                        egui::Label::new(egui::RichText::new(code).monospace()).selectable(true),
+                    );
+                }
+                if snap.outcome.is_some() {
+                    // An ended game is not reconnected: say it ended.
+                    ui.label("The game has ended.");
+                    if let Some((name, _)) = &snap.opponent {
+                        ui.label(format!("Opponent: {name}"));
                     }
-                    ui.label(format!("Status: {}", snap.status));
-                    if let Some(watch) = &snap.watch_code
-                        && ui
-                            .button("Copy watch code")
-                            .on_hover_text(watch.as_str())
-                            .clicked()
-                    {
-                        ui.ctx().copy_text(watch.clone());
-                    }
-                    if let Some((name, fingerprint)) = &snap.opponent {
-                        ui.label(format!("Opponent: {name} ({fingerprint})"));
-                        if let (Some(code), Some(words)) = (&snap.safety_code, &snap.safety_words) {
-                            ui.label(format!("Safety words: {words}"))
+                    return;
+                }
+                ui.label(format!("Status: {}", snap.status));
+                if let Some(watch) = &snap.watch_code
+                    && ui
+                        .button("Copy watch code")
+                        .on_hover_text(watch.as_str())
+                        .clicked()
+                {
+                    ui.ctx().copy_text(watch.clone());
+                }
+                if let Some((name, fingerprint)) = &snap.opponent {
+                    ui.label(format!("Opponent: {name} ({fingerprint})"));
+                    if let (Some(code), Some(words)) = (&snap.safety_code, &snap.safety_words) {
+                        ui.label(format!("Safety words: {words}"))
                                 .on_hover_text(format!(
                                     "Your opponent sees the same words (and the same code, {code}) if nobody stands between you. Compare them by voice if it matters."
                                 ));
+                    }
+                    ui.label(match (snap.connected(), snap.route) {
+                        (true, Some(route)) => format!("connected ({route})"),
+                        (true, None) => "connected".to_string(),
+                        (false, _) => "opponent offline".to_string(),
+                    });
+                }
+                if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) = snap.link {
+                    ui.label(link.describe(crate::platform::Instant::now()));
+                    ui.ctx().request_repaint_after(Duration::from_millis(500));
+                }
+            }
+            Part::Turn => {
+                if snap.rematch_offered {
+                    ui.colored_label(
+                        ATTENTION,
+                        "The opponent proposes a rematch: the same rules, a new coin flip.",
+                    );
+                    ui.horizontal(|ui| {
+                        if ui.button("Accept").clicked() {
+                            game.answer_rematch(true);
                         }
-                        ui.label(match (snap.connected(), snap.route) {
-                            (true, Some(route)) => format!("connected ({route})"),
-                            (true, None) => "connected".to_string(),
-                            (false, _) => "opponent offline".to_string(),
-                        });
-                    }
-                    if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) =
-                        snap.link
-                    {
-                        ui.label(link.describe(crate::platform::Instant::now()));
-                        ui.ctx().request_repaint_after(Duration::from_millis(500));
-                    }
+                        if ui.button("Decline").clicked() {
+                            game.answer_rematch(false);
+                        }
+                    });
                 }
-                Part::Turn => {
-                    if snap.rematch_offered {
-                        ui.strong(
-                            "The opponent proposes a rematch: the same rules, a new coin flip.",
-                        );
-                        ui.horizontal(|ui| {
-                            if ui.button("Accept").clicked() {
-                                game.answer_rematch(true);
+                if let Some(question) = snap.question {
+                    ui.colored_label(ATTENTION, question.prompt());
+                    ui.horizontal(|ui| {
+                        for color in Color::ALL {
+                            if ui.button(color.to_string()).clicked() {
+                                game.choose(color);
                             }
-                            if ui.button("Decline").clicked() {
-                                game.answer_rematch(false);
-                            }
-                        });
-                    }
-                    if let Some(question) = snap.question {
-                        ui.strong(question.prompt());
-                        ui.horizontal(|ui| {
-                            for color in Color::ALL {
-                                if ui.button(color.to_string()).clicked() {
-                                    game.choose(color);
-                                }
-                            }
-                        });
-                    } else if snap.opponent_choosing {
-                        ui.label("The opponent is choosing under the draw rule decided by lot.");
-                    }
-                    if let Some((mine, at)) = snap.deadline.filter(|_| snap.outcome.is_none()) {
-                        let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
-                        let whose = if mine {
-                            "Your clock"
-                        } else {
-                            "Opponent's clock"
-                        };
-                        ui.label(format!(
-                            "{whose}: {} left",
-                            humantime::format_duration(Duration::from_secs(left))
-                        ));
-                        ui.ctx().request_repaint_after(Duration::from_secs(1));
-                    }
-                    if let Some(error) = &snap.error {
-                        ui.colored_label(ERROR, error);
-                    }
+                        }
+                    });
+                } else if snap.opponent_choosing {
+                    ui.label("The opponent is choosing under the draw rule decided by lot.");
                 }
-                Part::End => {
-                    let Some(log) = &snap.log else {
-                        return;
+                if let Some((mine, at)) = snap.deadline.filter(|_| snap.outcome.is_none()) {
+                    let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
+                    let whose = if mine {
+                        "Your clock"
+                    } else {
+                        "Opponent's clock"
                     };
-                    #[cfg(not(target_arch = "wasm32"))]
+                    ui.label(format!(
+                        "{whose}: {} left",
+                        humantime::format_duration(Duration::from_secs(left))
+                    ));
+                    ui.ctx().request_repaint_after(Duration::from_secs(1));
+                }
+                if let Some(error) = &snap.error {
+                    ui.colored_label(ERROR, error);
+                }
+            }
+            Part::End => {
+                let Some(log) = &snap.log else {
+                    return;
+                };
+                #[cfg(not(target_arch = "wasm32"))]
+                {
+                    ui.label(format!("Signed log saved: {}", log.display()));
+                    if leaderboard
+                        && leaderboard_idle
+                        && ui.button("Submit to the leaderboard").clicked()
                     {
-                        ui.label(format!("Signed log saved: {}", log.display()));
-                        if leaderboard
-                            && leaderboard_idle
-                            && ui.button("Submit to the leaderboard").clicked()
-                        {
-                            submit = Some(log.clone());
-                        }
-                        if let Some(said) = leaderboard_said {
-                            ui.label(said);
-                        }
-                        ui.horizontal(|ui| {
-                            if ui.button("Rematch").clicked() {
-                                rematch = Some((log.clone(), true));
-                            }
-                            if ui.button("Wait for a rematch").clicked() {
-                                rematch = Some((log.clone(), false));
-                            }
-                        });
+                        submit = Some(log.clone());
                     }
-                    // Read on a click only: the log is a file (or the
-                    // page's storage), not something to copy every frame.
-                    if ui.button("Analyse the game").clicked() {
-                        match log_bytes(log)
-                            .as_deref()
-                            .map(crate::app::log_viewer::view_log)
-                        {
-                            Some(Ok(viewed)) => analyse = Some(viewed),
-                            Some(Err(e)) => *message = Some(e),
-                            None => *message = Some("the log is not there".into()),
-                        }
+                    if let Some(said) = leaderboard_said {
+                        ui.label(said);
                     }
-                    if ui.button("Copy GGF").clicked() {
-                        match log_bytes(log).as_deref().map(ggf_of_log) {
-                            Some(Ok(ggf)) => ui.ctx().copy_text(ggf),
-                            Some(Err(e)) => *message = Some(e),
-                            None => *message = Some("the log is not there".into()),
+                    ui.horizontal(|ui| {
+                        if ui.button("Rematch").clicked() {
+                            rematch = Some((log.clone(), true));
                         }
-                    }
-                    #[cfg(target_arch = "wasm32")]
-                    if ui.button("Download the signed log").clicked() {
-                        let name = format!("{}.log", log.display());
-                        if let Some(Err(e)) =
-                            log_bytes(log).map(|b| crate::platform::web::download(&name, &b))
-                        {
-                            *message = Some(e);
+                        if ui.button("Wait for a rematch").clicked() {
+                            rematch = Some((log.clone(), false));
                         }
+                    });
+                }
+                // Read on a click only: the log is a file (or the
+                // page's storage), not something to copy every frame.
+                if ui.button("Analyse the game").clicked() {
+                    match log_bytes(log)
+                        .as_deref()
+                        .map(crate::app::log_viewer::view_log)
+                    {
+                        Some(Ok(viewed)) => analyse = Some(viewed),
+                        Some(Err(e)) => *message = Some(e),
+                        None => *message = Some("the log is not there".into()),
                     }
                 }
-                Part::NoBoard => invite(ui, snap.code.as_deref(), &host_name),
-            },
-        );
+                if ui.button("Copy GGF").clicked() {
+                    match log_bytes(log).as_deref().map(ggf_of_log) {
+                        Some(Ok(ggf)) => ui.ctx().copy_text(ggf),
+                        Some(Err(e)) => *message = Some(e),
+                        None => *message = Some("the log is not there".into()),
+                    }
+                }
+                #[cfg(target_arch = "wasm32")]
+                if ui.button("Download the signed log").clicked() {
+                    let name = format!("{}.log", log.display());
+                    if let Some(Err(e)) =
+                        log_bytes(log).map(|b| crate::platform::web::download(&name, &b))
+                    {
+                        *message = Some(e);
+                    }
+                }
+            }
+            Part::NoBoard => invite(ui, snap.code.as_deref(), &link_name),
+        });
         let mut next = None;
         if let Some(viewed) = analyse {
             let path = snap

@@ -42,6 +42,12 @@ impl SettingsScreen {
             egui::Slider::new(&mut settings.move_time_secs, 1..=30)
                 .text("seconds the computer may think per move"),
         );
+        ui.add(
+            egui::Slider::new(&mut settings.pace_ms, 0..=2000)
+                .step_by(100.0)
+                .text("milliseconds before the computer's reply appears"),
+        );
+        ui.checkbox(&mut settings.sound, "Sounds");
         ui.checkbox(&mut settings.dark, "Dark theme");
         ui.checkbox(
             &mut settings.notify_your_move,

@@ -141,10 +141,9 @@ impl ViewerScreen {
                     ui,
                     &position,
                     BoardMarks {
-                        legal: Default::default(),
                         last,
                         best: here.map(|m| m.best),
-                        flipping: None,
+                        ..BoardMarks::default()
                     },
                 );
             }

@@ -105,10 +105,9 @@ impl WatchScreen {
         }
         if let Some(position) = v.current_position() {
             let marks = BoardMarks {
-                legal: Default::default(),
                 last: moves.last().copied(),
                 best: None,
-                flipping: None,
+                ..BoardMarks::default()
             };
             // A spectator's clicks do nothing.
             let _ = board(ui, position, marks);
