@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use reversi::app::i18n::Language;
 use reversi::app::{ReversiApp, Settings};
 use reversi::engine::{Color, Discs, RuleOptions, Rules, Setup};
 use reversi::match_log::rules_proposal::RulesProposal;
@@ -52,6 +53,7 @@ fn light() -> Settings {
         pace_ms: 0,
         asked_name: true,
         sound: false,
+        language: Some(Language::English),
         ..Settings::default()
     }
 }
@@ -1413,4 +1415,68 @@ fn a_key_exported_in_the_window_is_the_same_key_on_the_command_line_and_back() {
         original.fingerprint().as_compact()
     ));
     assert!(kept.is_file(), "the previous key is kept aside");
+}
+
+/// A message's text in a language's Fluent file (one-line messages only).
+fn message(language: &str, id: &str) -> String {
+    let path = format!("{}/src/app/i18n/{language}.ftl", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .find_map(|line| line.strip_prefix(&format!("{id} = ")))
+        .unwrap_or_else(|| panic!("{language}.ftl has no {id}"))
+        .to_string()
+}
+
+#[test]
+fn the_language_chosen_in_settings_is_spoken_on_every_screen() {
+    let dir = TempDir::new("language");
+    let mut harness = app(&dir, light());
+    harness.run();
+    harness.get_by_label("Settings").click();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::ComboBox, "Language")
+        .click();
+    harness.run();
+    harness.get_by_label("Deutsch").click();
+    harness.run();
+    assert_eq!(harness.state().status().language, "de");
+    assert_eq!(harness.state().settings().language, Some(Language::German));
+    harness.get_by_label(&message("de", "back")).click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label(&message("de", "home-play-computer"))
+            .is_some(),
+        "Home speaks German"
+    );
+    harness
+        .get_by_label(&message("de", "home-play-computer"))
+        .click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label(&message("de", "game-resign"))
+            .is_some()
+    );
+}
+
+#[test]
+fn japanese_is_drawn_with_its_own_font() {
+    let dir = TempDir::new("japanese");
+    let mut harness = app(
+        &dir,
+        Settings {
+            language: Some(Language::Japanese),
+            ..light()
+        },
+    );
+    harness.run();
+    assert_eq!(harness.state().status().language, "ja");
+    assert!(
+        harness
+            .query_by_label(&message("ja", "home-play-computer"))
+            .is_some()
+    );
+    harness.snapshot("home_japanese");
 }

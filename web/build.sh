@@ -33,6 +33,9 @@ wasm-bindgen "$wasm_target"/wasm32-unknown-unknown/web/reversi-web.wasm \
   --target web --no-typescript --out-name reversi --out-dir web/dist
 # The evaluation's weights, which only the search worker fetches.
 cp src/search/pattern_weights.bin web/dist/
+# The Japanese font, which the page fetches only when Japanese is chosen
+# (and checks against the SHA-256 the program holds).
+cp src/app/i18n/NotoSansJP-subset.otf web/dist/
 # The page and its search worker pin the script and the module by
 # Subresource Integrity: a server that serves other bytes under these
 # names gets them refused.

@@ -108,6 +108,7 @@ fn content_type(name: &str) -> &'static str {
         Some("svg") => "image/svg+xml",
         Some("ico") => "image/x-icon",
         Some("txt") => "text/plain; charset=utf-8",
+        Some("otf") => "font/otf",
         _ => "application/octet-stream",
     }
 }
@@ -277,6 +278,7 @@ mod tests {
         assert_eq!(content_type("reversi_bg.wasm"), "application/wasm");
         assert_eq!(content_type("reversi.js"), "text/javascript; charset=utf-8");
         assert_eq!(content_type("README"), "application/octet-stream");
+        assert_eq!(content_type("NotoSansJP-subset.otf"), "font/otf");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use egui::{Color32, Pos2, Sense, Stroke, Vec2};
 
+use super::i18n::{color_word, t};
 use crate::analysis::{Mark, MoveAnalysis};
 use crate::engine::{Position, Rules, Square};
 use crate::platform::{Thinking, think};
@@ -184,25 +185,17 @@ pub fn graph(ui: &mut egui::Ui, job: &AnalysisJob, selected: Option<usize>) -> O
             .min_by(|a, b| (a.1.x - at.x).abs().total_cmp(&(b.1.x - at.x).abs()))
             .map(|(i, _)| i + 1);
     }
-    ui.label(format!(
-        "Evaluation for Black, move by move (±{scale:.0} discs); coloured dots: inaccuracies, mistakes, blunders."
-    ));
+    ui.label(t!("analysis-graph", scale = format!("{scale:.0}")));
     if !job.finished() {
-        ui.label(format!(
-            "Analysing move {} of {}…",
-            job.done.len() + 1,
-            job.total()
-        ));
+        ui.label(t!("analysis-working", move = job.done.len() + 1, of = job.total()));
     } else if let Some(e) = &job.error {
         ui.colored_label(Color32::from_rgb(0xe0, 0x60, 0x60), e);
     } else {
-        ui.label(format!(
-            "Analysis done: depth {DEPTH}, exact from {EXACT_EMPTIES} empties."
-        ));
+        ui.label(t!("analysis-done", depth = DEPTH, empties = EXACT_EMPTIES));
     }
     ui.horizontal_wrapped(|ui| {
         for m in job.done.iter().filter(|m| m.mark.is_some()) {
-            let kind = m.mark.map_or("", Mark::name);
+            let kind = m.mark.map_or_else(String::new, mark_name);
             let text = format!(
                 "{} {} {kind} −{:.1}",
                 m.number,
@@ -220,18 +213,30 @@ pub fn graph(ui: &mut egui::Ui, job: &AnalysisJob, selected: Option<usize>) -> O
 /// The words for one analysed move.
 pub fn describe(m: &MoveAnalysis) -> String {
     let text = |s: Score| match s {
-        Score::Exact(v) => format!("{v:+} (exact)"),
+        Score::Exact(v) => t!("analysis-exact", value = format!("{v:+}")),
         Score::Estimate(v) => format!("{:+.1}", f64::from(v) / 100.0),
     };
-    let mark = m.mark.map_or(String::new(), |k| format!(" — {}", k.name()));
-    format!(
-        "Move {}: {} {} {}; best {} {}; lost {:.1} discs{mark}",
-        m.number,
-        m.color,
-        m.square,
-        text(m.score),
-        m.best,
-        text(m.best_score),
-        f64::from(m.loss) / 100.0
-    )
+    let mark = m
+        .mark
+        .map_or(String::new(), |k| format!(" — {}", mark_name(k)));
+    let line = t!(
+        "analysis-move",
+        number = m.number,
+        color = color_word(m.color),
+        square = m.square.to_string(),
+        value = text(m.score),
+        best = m.best.to_string(),
+        best_value = text(m.best_score),
+        lost = format!("{:.1}", f64::from(m.loss) / 100.0)
+    );
+    format!("{line}{mark}")
+}
+
+/// A mark's name in the player's language.
+fn mark_name(mark: Mark) -> String {
+    match mark {
+        Mark::Inaccuracy => t!("analysis-inaccuracy"),
+        Mark::Mistake => t!("analysis-mistake"),
+        Mark::Blunder => t!("analysis-blunder"),
+    }
 }

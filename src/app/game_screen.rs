@@ -10,36 +10,109 @@
 use std::time::Duration;
 
 use super::board_view::{BoardClick, BoardMarks, board_at};
+use super::i18n::{color_name, color_word, ending, t};
 use super::widgets::{ERROR, narrow};
-use crate::engine::{Bitboard, Color, Outcome, Position, Square, format_transcript};
+use crate::engine::{Bitboard, Color, Outcome, PlayError, Position, Square, format_transcript};
 use crate::platform::sound::Sound;
 use crate::search::Score;
 
-/// Something that happened, for the player.
+/// Something that happened, for the player; its words are made when it
+/// is shown, in the player's language.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
-    /// What happened, in a sentence.
-    pub text: String,
-    /// Whether something went wrong (shown in red; the rest is plain).
-    pub problem: bool,
+pub enum Notice {
+    /// A player had no legal move (or no discs left) and was skipped.
+    Skipped {
+        /// Whether it was the person (`Some(true)`) or the computer
+        /// (`Some(false)`); `None` says only the colour.
+        who: Option<bool>,
+        /// The colour skipped.
+        color: Color,
+        /// Whether it had no discs left rather than no legal move.
+        no_discs: bool,
+    },
+    /// The coin has settled the colours.
+    ColoursSettled(Color),
+    /// A choice under the draw rule decided by lot.
+    Chose {
+        /// Whether the person chose.
+        mine: bool,
+        /// Which colour wins an equal count (else: the colour to play).
+        tie_winner: bool,
+        /// The colour chosen.
+        color: Color,
+    },
+    /// A message from the opponent was refused (the reason in English).
+    Rejected(String),
+    /// The opponent refused one of ours.
+    PeerRejected(String),
+    /// A move of the person's was not played.
+    MoveRefused(String),
+    /// The game stopped for this reason.
+    Halted(String),
+    /// The opponent proposes a rematch.
+    RematchOffered,
 }
 
 impl Notice {
-    /// Something that happened as it should.
-    pub fn info(text: impl Into<String>) -> Notice {
-        Notice {
-            text: text.into(),
-            problem: false,
-        }
+    /// Whether something went wrong (shown in red; the rest is plain).
+    pub fn problem(&self) -> bool {
+        matches!(
+            self,
+            Notice::Rejected(_)
+                | Notice::PeerRejected(_)
+                | Notice::MoveRefused(_)
+                | Notice::Halted(_)
+        )
     }
 
-    /// Something that went wrong.
-    pub fn problem(text: impl Into<String>) -> Notice {
-        Notice {
-            text: text.into(),
-            problem: true,
+    /// What happened, in a sentence of the player's language.
+    pub fn text(&self) -> String {
+        match self {
+            Notice::Skipped {
+                who,
+                color,
+                no_discs,
+            } => {
+                let color = color_word(*color);
+                match (who, no_discs) {
+                    (Some(true), false) => t!("notice-you-no-move", color = color),
+                    (Some(true), true) => t!("notice-you-no-discs", color = color),
+                    (Some(false), false) => t!("notice-computer-no-move", color = color),
+                    (Some(false), true) => t!("notice-computer-no-discs", color = color),
+                    (None, _) => t!("notice-skipped", color = color_name_of(color)),
+                }
+            }
+            Notice::ColoursSettled(color) => {
+                t!("notice-colours-settled", color = color_word(*color))
+            }
+            Notice::Chose {
+                mine,
+                tie_winner,
+                color,
+            } => {
+                let color = color_word(*color);
+                match (mine, tie_winner) {
+                    (true, true) => t!("notice-you-chose-tie", color = color),
+                    (true, false) => t!("notice-you-chose-color", color = color),
+                    (false, true) => t!("notice-they-chose-tie", color = color),
+                    (false, false) => t!("notice-they-chose-color", color = color),
+                }
+            }
+            Notice::Rejected(why) => t!("notice-rejected", why = why.as_str()),
+            Notice::PeerRejected(why) => t!("notice-peer-rejected", why = why.as_str()),
+            Notice::MoveRefused(why) => t!("notice-move-refused", why = why.as_str()),
+            Notice::Halted(why) => t!("notice-halted", why = why.as_str()),
+            Notice::RematchOffered => t!("notice-rematch-offered"),
         }
     }
+}
+
+/// A colour's word capitalised to start a sentence.
+fn color_name_of(word: String) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// One player's line in the panel.
@@ -56,7 +129,7 @@ pub(super) struct PlayerLine {
 /// What the screen shows of a game, this frame.
 pub(super) struct GameFrame {
     /// The panel's title.
-    pub heading: &'static str,
+    pub heading: String,
     /// The position the game started from (the move list replays from it).
     pub start: Option<Position>,
     /// The position, once there is one (a network game has none until
@@ -161,7 +234,7 @@ pub(super) fn game_screen(
     let typed = view.typed.take(ctx);
     let mut input = None;
     status_panel(ctx, |ui| {
-        ui.heading(frame.heading);
+        ui.heading(frame.heading.as_str());
         extra(ui, Part::Top);
         if let Some(position) = &frame.position {
             player_lines(ui, frame, position);
@@ -183,7 +256,10 @@ pub(super) fn game_screen(
         {
             input = Some(GameInput::Resign);
         }
-        if ui.add(egui::Button::new("Home").min_size(BUTTON)).clicked() {
+        if ui
+            .add(egui::Button::new(t!("game-home")).min_size(BUTTON))
+            .clicked()
+        {
             input = Some(GameInput::Home);
         }
     });
@@ -225,12 +301,25 @@ pub(super) fn game_screen(
                 Some(BoardClick::Refused(square)) => {
                     let why = match position.to_move() {
                         Some(c) if Some(c) == frame.me => {
-                            position.play_with_report(square).err().map_or_else(
-                                || format!("{square} is not playable now"),
-                                |e| e.to_string(),
-                            )
+                            let square_name = square.to_string();
+                            match position.play_with_report(square) {
+                                Err(PlayError::FlipsNothing { .. }) => {
+                                    t!("refused-flips-nothing", square = square_name)
+                                }
+                                Err(PlayError::Occupied { .. }) => {
+                                    t!("refused-occupied", square = square_name)
+                                }
+                                Err(PlayError::Wall { .. }) => {
+                                    t!("refused-wall", square = square_name)
+                                }
+                                Err(PlayError::OutsideCentre { .. }) => {
+                                    t!("refused-outside-centre", square = square_name)
+                                }
+                                Err(PlayError::GameOver) => t!("game-over"),
+                                Ok(_) => t!("refused-not-now", square = square_name),
+                            }
                         }
-                        _ => "It is not your move yet.".to_string(),
+                        _ => t!("refused-not-your-move"),
                     };
                     view.refused = Some((live, why));
                 }
@@ -243,7 +332,7 @@ pub(super) fn game_screen(
             }
             if let (Some(outcome), None) = (&frame.outcome, view.viewing) {
                 if view.banner_hidden {
-                    let show = egui::Button::new("Show the result").min_size(BUTTON);
+                    let show = egui::Button::new(t!("game-show-result")).min_size(BUTTON);
                     if ui.put(banner_tab(board_rect), show).clicked() {
                         view.banner_hidden = false;
                     }
@@ -369,9 +458,9 @@ fn looking_back_bar(ui: &mut egui::Ui, view: &mut GameView, k: usize, live: usiz
         {
             view.viewing = (k + 1 < live).then_some(k + 1);
         }
-        ui.strong(format!("Looking back: after move {k} of {live}"));
+        ui.strong(t!("game-looking-back", move = k, of = live));
         if ui
-            .add(egui::Button::new("Back to the game").min_size(BUTTON))
+            .add(egui::Button::new(t!("game-back-to-game")).min_size(BUTTON))
             .clicked()
         {
             view.viewing = None;
@@ -403,9 +492,9 @@ fn player_lines(ui: &mut egui::Ui, frame: &GameFrame, position: &Position) {
                     disc_icon(ui, color, player.thinking, frame.animations);
                     ui.vertical(|ui| {
                         let you = if frame.me == Some(color) {
-                            " (you)"
+                            t!("game-you-suffix")
                         } else {
-                            ""
+                            String::new()
                         };
                         let name = egui::RichText::new(format!("{}{you}", player.name)).size(16.0);
                         ui.label(if turn { name.strong() } else { name });
@@ -417,10 +506,7 @@ fn player_lines(ui: &mut egui::Ui, frame: &GameFrame, position: &Position) {
                         let shown =
                             ui.label(egui::RichText::new(count.to_string()).size(28.0).strong());
                         // Read out with its colour, not as a bare number.
-                        let name = match color {
-                            Color::Black => "Black",
-                            Color::White => "White",
-                        };
+                        let name = color_name(color);
                         shown.widget_info(|| {
                             egui::WidgetInfo::labeled(
                                 egui::WidgetType::Label,
@@ -433,7 +519,7 @@ fn player_lines(ui: &mut egui::Ui, frame: &GameFrame, position: &Position) {
             });
     }
     if let (Some(b), Some(w)) = (position.supply(Color::Black), position.supply(Color::White)) {
-        ui.label(format!("Discs in hand: black {b}, white {w}"));
+        ui.label(t!("game-discs-in-hand", black = b, white = w));
     }
 }
 
@@ -465,11 +551,11 @@ fn disc_icon(ui: &mut egui::Ui, color: Color, thinking: bool, animations: bool) 
 fn turn_line(ui: &mut egui::Ui, frame: &GameFrame, position: &Position) {
     match (position.to_move(), &frame.outcome) {
         (_, Some(_)) | (None, None) => {
-            ui.strong("Game over");
+            ui.strong(t!("game-over"));
         }
         (Some(c), None) if Some(c) == frame.me => {
             ui.label(
-                egui::RichText::new(format!("Your move ({c})"))
+                egui::RichText::new(t!("game-your-move", color = color_word(c)))
                     .size(20.0)
                     .strong(),
             );
@@ -477,9 +563,9 @@ fn turn_line(ui: &mut egui::Ui, frame: &GameFrame, position: &Position) {
         (Some(c), None) => {
             let player = &frame.players[usize::from(c == Color::White)];
             ui.label(if player.thinking {
-                format!("{} is thinking…", player.name)
+                t!("game-thinking", name = player.name.as_str())
             } else {
-                format!("{c} to move")
+                t!("game-to-move", color = color_name(c))
             });
         }
     }
@@ -492,7 +578,7 @@ fn latest_once(notices: &[Notice]) -> Vec<&Notice> {
         if shown.len() == NOTICES_SHOWN {
             break;
         }
-        if !shown.iter().any(|n| n.text == notice.text) {
+        if !shown.contains(&notice) {
             shown.push(notice);
         }
     }
@@ -503,10 +589,10 @@ fn latest_once(notices: &[Notice]) -> Vec<&Notice> {
 /// The latest notices, each once; problems in red, the rest plain.
 fn notices(ui: &mut egui::Ui, notices: &[Notice]) {
     for notice in latest_once(notices) {
-        if notice.problem {
-            ui.colored_label(ERROR, &notice.text);
+        if notice.problem() {
+            ui.colored_label(ERROR, notice.text());
         } else {
-            ui.label(&notice.text);
+            ui.label(notice.text());
         }
     }
 }
@@ -515,8 +601,8 @@ fn notices(ui: &mut egui::Ui, notices: &[Notice]) {
 /// click on one shows the position after it.
 fn move_list(ui: &mut egui::Ui, history: &History, view: &mut GameView) {
     ui.horizontal(|ui| {
-        ui.strong("Moves");
-        if ui.small_button("Copy").clicked() {
+        ui.strong(t!("game-moves"));
+        if ui.small_button(t!("game-copy")).clicked() {
             let moves: Vec<Square> = history.entries.iter().filter_map(|e| e.1).collect();
             ui.ctx().copy_text(format_transcript(&moves));
         }
@@ -554,7 +640,7 @@ fn move_list(ui: &mut egui::Ui, history: &History, view: &mut GameView) {
                                     }
                                 }
                                 Some((None, _)) => {
-                                    ui.weak("pass");
+                                    ui.weak(t!("game-pass"));
                                 }
                                 None => {
                                     ui.label("");
@@ -586,10 +672,10 @@ fn end_banner(
     extra: &mut dyn FnMut(&mut egui::Ui, Part),
 ) -> Option<GameInput> {
     let verdict = match (outcome.winner, frame.me) {
-        (None, _) => "Draw".to_string(),
-        (Some(w), Some(m)) if w == m => "You win".to_string(),
-        (Some(_), Some(_)) => "You lose".to_string(),
-        (Some(w), None) => format!("{w} wins"),
+        (None, _) => t!("end-draw"),
+        (Some(w), Some(m)) if w == m => t!("end-you-win"),
+        (Some(_), Some(_)) => t!("end-you-lose"),
+        (Some(w), None) => t!("end-wins", color = color_name(w)),
     };
     let width = (board.width() * 0.86).min(420.0);
     let area = egui::Rect::from_center_size(board.center(), egui::vec2(width, board.height()));
@@ -608,23 +694,24 @@ fn end_banner(
             ui.vertical_centered(|ui| {
                 ui.label(egui::RichText::new(&verdict).size(34.0).strong());
                 ui.label(
-                    egui::RichText::new(format!(
-                        "Black {} – {} White",
-                        outcome.score.black, outcome.score.white
+                    egui::RichText::new(t!(
+                        "end-score",
+                        black = outcome.score.black,
+                        white = outcome.score.white
                     ))
                     .size(22.0),
                 );
-                ui.label(outcome.ending.describe());
+                ui.label(ending(outcome.ending));
                 ui.add_space(8.0);
                 ui.horizontal_wrapped(|ui| {
                     extra(ui, Part::End);
-                    if ui.button("Copy transcript").clicked() {
+                    if ui.button(t!("end-copy-transcript")).clicked() {
                         ui.ctx().copy_text(format_transcript(&frame.moves));
                     }
-                    if ui.button("See the board").clicked() {
+                    if ui.button(t!("end-see-board")).clicked() {
                         view.banner_hidden = true;
                     }
-                    if ui.button("Home").clicked() {
+                    if ui.button(t!("game-home")).clicked() {
                         input = Some(GameInput::Home);
                     }
                 });
@@ -694,25 +781,25 @@ fn status_panel(ctx: &egui::Context, contents: impl FnOnce(&mut egui::Ui)) {
 fn resign_buttons(ui: &mut egui::Ui, confirming: &mut bool) -> bool {
     if !*confirming {
         if ui
-            .add(egui::Button::new("Resign").min_size(BUTTON))
+            .add(egui::Button::new(t!("game-resign")).min_size(BUTTON))
             .clicked()
         {
             *confirming = true;
         }
         return false;
     }
-    ui.label("Really resign?");
+    ui.label(t!("game-really-resign"));
     let mut resigned = false;
     ui.horizontal(|ui| {
         if ui
-            .add(egui::Button::new("Yes, resign").min_size(BUTTON))
+            .add(egui::Button::new(t!("game-yes-resign")).min_size(BUTTON))
             .clicked()
         {
             resigned = true;
             *confirming = false;
         }
         if ui
-            .add(egui::Button::new("Cancel").min_size(BUTTON))
+            .add(egui::Button::new(t!("game-cancel")).min_size(BUTTON))
             .clicked()
         {
             *confirming = false;
@@ -756,7 +843,7 @@ mod tests {
 
     fn frame(position: Position, moves: &[Square], outcome: Option<Outcome>) -> GameFrame {
         GameFrame {
-            heading: "",
+            heading: String::new(),
             start: None,
             position: Some(position),
             legal: position.legal_moves(),
@@ -815,17 +902,26 @@ mod tests {
 
     #[test]
     fn a_notice_repeated_is_shown_once_and_only_the_latest_few() {
-        let pass = Notice::info("You have no legal move: black is skipped.");
+        let pass = Notice::Skipped {
+            who: Some(true),
+            color: Color::Black,
+            no_discs: false,
+        };
+        let refused = Notice::Rejected("a bad signature".into());
         let all = vec![
-            Notice::info("old"),
+            Notice::RematchOffered,
             pass.clone(),
             pass.clone(),
-            Notice::problem("refused"),
+            refused.clone(),
             pass.clone(),
-            Notice::info("new"),
+            Notice::ColoursSettled(Color::White),
         ];
-        let texts: Vec<&str> = latest_once(&all).iter().map(|n| n.text.as_str()).collect();
         // Each where it last happened.
-        assert_eq!(texts, ["refused", pass.text.as_str(), "new"]);
+        assert_eq!(
+            latest_once(&all),
+            [&refused, &pass, &Notice::ColoursSettled(Color::White)]
+        );
+        assert!(refused.problem() && !pass.problem());
+        assert_eq!(pass.text(), "You have no legal move: black is skipped.");
     }
 }

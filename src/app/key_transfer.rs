@@ -12,6 +12,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::mpsc;
 
+use super::i18n::t;
 use crate::identity_export::{self, Cost, MIN_PASSPHRASE_CHARS};
 use crate::match_log::Identity;
 
@@ -47,15 +48,18 @@ impl KeyHome {
                     .map_err(|e| e.to_string())?
                 {
                     Adopted::Same(fingerprint) => {
-                        Ok(format!("{fingerprint} is already your key here"))
+                        Ok(t!("key-same", fingerprint = fingerprint.to_string()))
                     }
-                    Adopted::New(fingerprint) => Ok(format!("your key is now {fingerprint}")),
+                    Adopted::New(fingerprint) => {
+                        Ok(t!("key-new", fingerprint = fingerprint.to_string()))
+                    }
                     Adopted::Replaced {
                         fingerprint,
                         previous,
-                    } => Ok(format!(
-                        "your key is now {fingerprint}; the previous one is kept in {}",
-                        previous.display()
+                    } => Ok(t!(
+                        "key-replaced",
+                        fingerprint = fingerprint.to_string(),
+                        previous = previous.display().to_string()
                     )),
                 }
             }
@@ -81,12 +85,12 @@ impl KeyHome {
                 file.write_all(text.as_bytes())
                     .and_then(|()| file.sync_all())
                     .map_err(|e| format!("{}: {e}", path.display()))?;
-                Ok(format!("exported to {}", path.display()))
+                Ok(t!("key-exported-to", path = path.display().to_string()))
             }
             #[cfg(target_arch = "wasm32")]
             KeyHome::Browser => {
                 crate::platform::web::download(&name, text.as_bytes())?;
-                Ok(format!("exported: {name} is downloaded"))
+                Ok(t!("key-downloaded", name = name.as_str()))
             }
         }
     }
@@ -181,7 +185,7 @@ impl KeyTransfer {
             });
             match spawned {
                 Ok(_) => self.job = Some(Job::Thread(rx)),
-                Err(e) => self.said = Some(Err(format!("cannot start: {e}"))),
+                Err(e) => self.said = Some(Err(t!("key-cannot-start", why = e.to_string()))),
             }
         }
         #[cfg(target_arch = "wasm32")]
@@ -199,12 +203,12 @@ impl KeyTransfer {
             Some(Job::Thread(rx)) => match rx.try_recv() {
                 Ok(answer) => answer,
                 Err(mpsc::TryRecvError::Empty) => return,
-                Err(mpsc::TryRecvError::Disconnected) => Err("the job stopped".into()),
+                Err(mpsc::TryRecvError::Disconnected) => Err(t!("key-job-stopped")),
             },
             #[cfg(target_arch = "wasm32")]
             Some(Job::NextFrame(work)) => match work.take() {
                 Some(work) => work(),
-                None => Err("the job stopped".into()),
+                None => Err(t!("key-job-stopped")),
             },
         };
         self.job = None;
@@ -224,7 +228,7 @@ impl KeyTransfer {
     /// Draws the panel and runs what it asks for.
     pub fn ui(&mut self, ui: &mut egui::Ui, home: &KeyHome) {
         self.poll(home);
-        ui.heading("Your key");
+        ui.heading(t!("key-heading"));
         let fingerprint = self
             .fingerprint
             .get_or_insert_with(|| {
@@ -233,14 +237,10 @@ impl KeyTransfer {
             })
             .clone();
         ui.label(match &fingerprint {
-            Ok(fingerprint) => format!(
-                "Your key {fingerprint} signs your moves, and your ratings follow it. Export it to use it in another browser or on the desktop."
-            ),
+            Ok(fingerprint) => t!("key-what", fingerprint = fingerprint.as_str()),
             Err(e) => e.clone(),
         });
-        let label = ui.label(format!(
-            "Passphrase (at least {MIN_PASSPHRASE_CHARS} characters)"
-        ));
+        let label = ui.label(t!("key-passphrase", chars = MIN_PASSPHRASE_CHARS));
         let field = ui
             .add(egui::TextEdit::singleline(&mut self.passphrase).password(true))
             .labelled_by(label.id);
@@ -248,7 +248,7 @@ impl KeyTransfer {
             field.request_focus();
             field.scroll_to_me(Some(egui::Align::Center));
         }
-        let label = ui.label("The passphrase again (to export)");
+        let label = ui.label(t!("key-again"));
         ui.add(egui::TextEdit::singleline(&mut self.again).password(true))
             .labelled_by(label.id);
         let long_enough = self.passphrase.chars().count() >= MIN_PASSPHRASE_CHARS;
@@ -256,7 +256,7 @@ impl KeyTransfer {
         ui.horizontal(|ui| {
             let export = ui.add_enabled(
                 idle && long_enough && self.again == self.passphrase && fingerprint.is_ok(),
-                egui::Button::new("Export your key"),
+                egui::Button::new(t!("key-export")),
             );
             if export.clicked()
                 && let Ok(identity) = home.identity()
@@ -265,22 +265,17 @@ impl KeyTransfer {
                 self.start(ui.ctx(), Box::new(move || seal(&identity, &passphrase)));
             }
         });
-        let label = ui.label(
-            "Or paste a key exported elsewhere (a file reversi-identity-….txt) to make it yours here:",
-        );
+        let label = ui.label(t!("key-paste"));
         ui.add(
             egui::TextEdit::multiline(&mut self.import_text)
                 .desired_rows(3)
                 .desired_width(f32::INFINITY),
         )
         .labelled_by(label.id);
-        ui.checkbox(
-            &mut self.replace,
-            "Replace the key here (it is kept aside, not deleted)",
-        );
+        ui.checkbox(&mut self.replace, t!("key-replace"));
         let import = ui.add_enabled(
             idle && long_enough && !self.import_text.trim().is_empty(),
-            egui::Button::new("Import the key"),
+            egui::Button::new(t!("key-import")),
         );
         if import.clicked() {
             let (text, passphrase) = (self.import_text.clone(), self.passphrase.clone());
@@ -295,7 +290,7 @@ impl KeyTransfer {
         }
         match (&self.job, &self.said) {
             (Some(_), _) => {
-                ui.label("Working: the passphrase is stretched on purpose, to be slow to guess…");
+                ui.label(t!("key-working"));
             }
             (None, Some(Ok(said))) => {
                 ui.label(said.as_str());

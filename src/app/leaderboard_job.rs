@@ -22,7 +22,7 @@ pub enum Request {
 
 /// One request under way.
 pub struct LeaderboardJob {
-    answer: Receiver<Result<String, String>>,
+    answer: Receiver<Result<Answer, String>>,
 }
 
 impl LeaderboardJob {
@@ -45,8 +45,8 @@ impl LeaderboardJob {
         LeaderboardJob { answer }
     }
 
-    /// The answer, once it is in: a line for the player (or why it failed).
-    pub fn poll(&self) -> Option<Result<String, String>> {
+    /// The answer, once it is in (or why it failed).
+    pub fn poll(&self) -> Option<Result<Answer, String>> {
         match self.answer.try_recv() {
             Ok(answer) => Some(answer),
             Err(std::sync::mpsc::TryRecvError::Empty) => None,
@@ -57,7 +57,39 @@ impl LeaderboardJob {
     }
 }
 
-fn run(server: &ServerUrl, request: Request) -> Result<String, String> {
+/// What the leaderboard answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// This server counts the player's games now.
+    Joined(String),
+    /// This server no longer does.
+    Left(String),
+    /// The game was counted on this server, under this id.
+    Counted {
+        /// The server.
+        server: String,
+        /// The start of the game's id.
+        game: String,
+    },
+}
+
+impl Answer {
+    /// The answer in the player's language.
+    fn words(&self) -> String {
+        use super::i18n::t;
+        match self {
+            Answer::Joined(server) => t!("leaderboard-joined", server = server.as_str()),
+            Answer::Left(server) => t!("leaderboard-left", server = server.as_str()),
+            Answer::Counted { server, game } => t!(
+                "leaderboard-counted",
+                server = server.as_str(),
+                game = game.as_str()
+            ),
+        }
+    }
+}
+
+fn run(server: &ServerUrl, request: Request) -> Result<Answer, String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -69,9 +101,9 @@ fn run(server: &ServerUrl, request: Request) -> Result<String, String> {
                 .block_on(board.set_membership(&identity, membership, crate::platform::now_ms()))
                 .map_err(|e| e.to_string())?;
             Ok(if member {
-                format!("Joined the leaderboard of {server}.")
+                Answer::Joined(server.to_string())
             } else {
-                format!("Left the leaderboard of {server}.")
+                Answer::Left(server.to_string())
             })
         }
         Request::Submit(log) => {
@@ -80,9 +112,10 @@ fn run(server: &ServerUrl, request: Request) -> Result<String, String> {
                 .block_on(board.submit(&bytes))
                 .map_err(|e| e.to_string())?;
             let short: String = game_id.chars().take(16).collect();
-            Ok(format!(
-                "Counted on the leaderboard of {server}: game {short}."
-            ))
+            Ok(Answer::Counted {
+                server: server.to_string(),
+                game: short,
+            })
         }
     }
 }
@@ -104,14 +137,15 @@ impl LeaderboardState {
         let server = match ServerUrl::parse(server_url) {
             Ok(server) => server,
             Err(e) => {
-                self.said = Some(format!(
-                    "The leaderboard lives on a signaling server: set one above ({e})."
+                self.said = Some(super::i18n::t!(
+                    "leaderboard-no-server",
+                    why = e.to_string()
                 ));
                 return;
             }
         };
         let ctx = ctx.clone();
-        self.said = Some("Asking the leaderboard…".into());
+        self.said = Some(super::i18n::t!("leaderboard-asking"));
         self.job = Some(LeaderboardJob::start(server, request, move || {
             ctx.request_repaint()
         }));
@@ -135,12 +169,12 @@ impl LeaderboardState {
             self.job = None;
             let before = self.before.take();
             self.said = Some(match answer {
-                Ok(line) => line,
+                Ok(answer) => answer.words(),
                 Err(e) => {
                     if let Some(before) = before {
                         *membership = before;
                     }
-                    format!("The leaderboard: {e}")
+                    super::i18n::t!("leaderboard-failed", why = e)
                 }
             });
         }

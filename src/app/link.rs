@@ -71,6 +71,20 @@ pub enum LinkError {
     NoGame(String),
 }
 
+impl LinkError {
+    /// The reason in the player's language.
+    pub fn words(&self) -> String {
+        use super::i18n::t;
+        match self {
+            LinkError::UnknownPart(part) => t!("link-unknown-part", part = part.as_str()),
+            LinkError::Level(found) => t!("link-level", found = found.as_str()),
+            LinkError::Color(found) => t!("link-color", found = found.as_str()),
+            LinkError::Name => t!("link-name", max = MAX_NAME),
+            LinkError::NoGame(why) => t!("link-no-game", why = why.as_str()),
+        }
+    }
+}
+
 impl FromStr for Link {
     type Err = LinkError;
 

@@ -101,18 +101,11 @@ impl LocalGame {
         self.moves.push(square);
         self.flipped = Some((report.flipped, Instant::now()));
         if let Some(skipped) = report.skipped {
-            let who = if skipped == self.human {
-                "You have"
-            } else {
-                "The computer has"
-            };
-            let why = if self.position.supply(skipped) == Some(0) {
-                "no discs left"
-            } else {
-                "no legal move"
-            };
-            self.notices
-                .push(Notice::info(format!("{who} {why}: {skipped} is skipped.")));
+            self.notices.push(Notice::Skipped {
+                who: Some(skipped == self.human),
+                color: skipped,
+                no_discs: self.position.supply(skipped) == Some(0),
+            });
         }
         Ok(())
     }

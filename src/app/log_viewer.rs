@@ -1,6 +1,7 @@
 //! Opening a match log: the audit verdict (the same checks as `reversi
 //! audit`) and the game step by step.
 
+use super::i18n::t;
 use crate::engine::{Position, Rules, Square};
 use crate::match_log::audit::audit_log_bytes;
 
@@ -69,16 +70,17 @@ pub fn view_log(bytes: &[u8]) -> Result<ViewedLog, String> {
     };
     let black = draw.black;
     let mut summary = vec![
-        format!(
-            "Verified: all {} records verify (signatures, chain, every move)",
-            verifier.record_count()
+        t!("viewer-verified", records = verifier.record_count()),
+        t!(
+            "viewer-players",
+            black = name(black),
+            white = name(black.other())
         ),
-        format!("Black: {} — White: {}", name(black), name(black.other())),
-        format!("Rules: {}", draw.rules.options()),
+        t!("viewer-rules", rules = draw.rules.options().to_string()),
     ];
     summary.push(match verifier.end() {
-        Some(end) => format!("Result: {}", end.outcome),
-        None => "Result: unfinished".to_string(),
+        Some(end) => t!("viewer-result", result = super::i18n::outcome(&end.outcome)),
+        None => t!("viewer-unfinished"),
     });
     Ok(ViewedLog {
         summary,

@@ -6,7 +6,9 @@
 
 mod analysis_view;
 pub mod board_view;
+mod fonts;
 mod game_screen;
+pub mod i18n;
 mod key_transfer;
 #[cfg(not(target_arch = "wasm32"))]
 mod leaderboard_job;
@@ -118,7 +120,7 @@ impl ReversiApp {
     /// reason, which Home shows too.
     pub fn open_link(&mut self, fragment: &str) -> Result<(), LinkError> {
         let link = fragment.parse::<Link>().inspect_err(|e| {
-            self.shared.message = Some(e.to_string());
+            self.shared.message = Some(e.words());
         })?;
         let settings = &mut self.shared.settings;
         match link {
@@ -158,6 +160,7 @@ impl ReversiApp {
     /// Where the app stands now.
     pub fn status(&self) -> AppStatus {
         let mut status = AppStatus {
+            language: self.shared.language().tag(),
             screen: "home",
             error: self.shared.message.clone(),
             ..AppStatus::default()
@@ -195,6 +198,8 @@ pub fn run_window() -> Result<(), eframe::Error> {
 
 impl eframe::App for ReversiApp {
     fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        i18n::set_language(self.shared.language());
+        fonts::follow_language(ctx, i18n::language());
         ctx.set_theme(if self.shared.settings.dark {
             egui::Theme::Dark
         } else {

@@ -36,8 +36,8 @@ use crate::net::transport::Route;
 pub struct NetSnapshot {
     /// The room code (host), once known.
     pub code: Option<String>,
-    /// Progress in words.
-    pub status: String,
+    /// Progress.
+    pub status: NetStatus,
     /// The opponent's name and key fingerprint.
     pub opponent: Option<(String, String)>,
     /// The connection's state, once the driver runs.
@@ -158,7 +158,7 @@ impl NetworkGame {
         wake: impl Fn() + Send + Sync + 'static,
     ) -> NetworkGame {
         let snapshot = Arc::new(Mutex::new(NetSnapshot {
-            status: "starting…".into(),
+            status: NetStatus::Starting,
             ..NetSnapshot::default()
         }));
         let (tx, rx) = mpsc::channel();
@@ -221,10 +221,10 @@ fn finish(shared: &Mutex<NetSnapshot>, wake: &dyn Fn(), result: Result<Outcome, 
     match result {
         Ok(outcome) => {
             s.outcome = Some(outcome);
-            s.status = "game over".into();
+            s.status = NetStatus::GameOver;
         }
         Err(e) => {
-            s.status = "stopped".into();
+            s.status = NetStatus::Stopped;
             s.error = Some(e);
         }
     }
@@ -271,7 +271,7 @@ fn run(
                 (how, None)
             }
             NetStart::Join(code) => {
-                set(&shared, &*wake, |s| s.status = "connecting".into());
+                set(&shared, &*wake, |s| s.status = NetStatus::Connecting);
                 let how = GameStart::Join {
                     name: settings.name.clone(),
                     code,
@@ -297,15 +297,15 @@ fn run(
         set(&shared, &*wake, |s| {
             if let Some(code) = &game.code {
                 s.code = Some(code.full());
-                s.status = "waiting for the opponent".into();
+                s.status = NetStatus::WaitingForOpponent;
             } else if let Some(opponent) = &game.opponent {
                 s.status = if proposing {
-                    format!("proposing a rematch to {opponent}")
+                    NetStatus::ProposingRematch(opponent.to_string())
                 } else {
-                    format!("waiting for {opponent} to propose a rematch")
+                    NetStatus::AwaitingRematch(opponent.to_string())
                 };
             } else if resuming {
-                s.status = "reconnecting".into();
+                s.status = NetStatus::Reconnecting;
             }
         });
         let log = game.log.clone();
@@ -435,17 +435,20 @@ async fn play(
                 session.verifier().and_then(|v| v.moves().last().copied()),
                 session.position(),
             ) {
-                let notice =
-                    Notice::info(format!("{} has no legal move and is skipped.", !last.color));
+                let notice = Notice::Skipped {
+                    who: None,
+                    color: !last.color,
+                    no_discs: false,
+                };
                 if position.to_move() == Some(last.color) && s.notices.last() != Some(&notice) {
                     s.notices.push(notice);
                 }
             }
             s.status = match (connected, session.position().is_some()) {
-                (false, _) if s.opponent.is_some() => "opponent offline — reconnecting".into(),
+                (false, _) if s.opponent.is_some() => NetStatus::OpponentOffline,
                 (false, _) => s.status.clone(),
-                (true, false) => "checking keys and flipping the coin".into(),
-                (true, true) => "playing".into(),
+                (true, false) => NetStatus::CheckingKeys,
+                (true, true) => NetStatus::Playing,
             };
         });
     });
@@ -463,33 +466,23 @@ async fn play(
                 s.safety_code = Some(safety_code.clone());
                 s.safety_words = Some(safety_words.clone());
             }
-            Event::Started { color } => s.notices.push(Notice::info(format!(
-                "The colours are settled: you play {color}."
-            ))),
+            Event::Started { color } => s.notices.push(Notice::ColoursSettled(*color)),
             Event::Chose {
                 mine,
                 question,
                 color,
             } => {
-                let who = if *mine { "You" } else { "The opponent" };
-                s.notices.push(Notice::info(match question {
-                    ColorQuestion::TieWinner => {
-                        format!("{who} chose: an equal count wins for {color}.")
-                    }
-                    ColorQuestion::SeatColor => format!("{who} chose to play {color}."),
-                }));
+                s.notices.push(Notice::Chose {
+                    mine: *mine,
+                    tie_winner: *question == ColorQuestion::TieWinner,
+                    color: *color,
+                });
             }
-            Event::Rejected(r) => s
-                .notices
-                .push(Notice::problem(format!("Rejected from the opponent: {r}"))),
-            Event::PeerRejected(r) => s
-                .notices
-                .push(Notice::problem(format!("The opponent rejected: {r}"))),
-            Event::MoveRefused(r) => s.notices.push(Notice::problem(format!("Not played: {r}"))),
-            Event::Halted(r) => s.notices.push(Notice::problem(format!("Game halted: {r}"))),
-            Event::RematchOffered => s
-                .notices
-                .push(Notice::info("The opponent proposes a rematch.")),
+            Event::Rejected(r) => s.notices.push(Notice::Rejected(r.to_string())),
+            Event::PeerRejected(r) => s.notices.push(Notice::PeerRejected(r.to_string())),
+            Event::MoveRefused(r) => s.notices.push(Notice::MoveRefused(r.to_string())),
+            Event::Halted(r) => s.notices.push(Notice::Halted(r.to_string())),
+            Event::RematchOffered => s.notices.push(Notice::RematchOffered),
             Event::Ended(_) | Event::Recorded { .. } | Event::Acknowledged(_) => {}
         });
     };
@@ -600,7 +593,7 @@ async fn run_web(
             let room = hosted.code.room().to_string();
             set(&shared, &*wake, |s| {
                 s.code = Some(hosted.code.full());
-                s.status = "waiting for the opponent".into();
+                s.status = NetStatus::WaitingForOpponent;
             });
             let store = BrowserLog::create(&room).map_err(browser_error)?;
             (hosted.session, store, hosted.room_url, room, None)
@@ -609,14 +602,14 @@ async fn run_web(
             let room = code.room().to_string();
             match resume(&room)? {
                 Some((session, store, url)) => {
-                    set(&shared, &*wake, |s| s.status = "reconnecting".into());
+                    set(&shared, &*wake, |s| s.status = NetStatus::Reconnecting);
                     (session, store, url, room, None)
                 }
                 None => {
                     let server =
                         game_setup::join_server(&code, configured()?, page().ok(), NO_SERVER)
                             .map_err(|e| e.to_string())?;
-                    set(&shared, &*wake, |s| s.status = "connecting".into());
+                    set(&shared, &*wake, |s| s.status = NetStatus::Connecting);
                     let (session, url) =
                         game_setup::join(identity.clone(), &settings.name, &code, &server)
                             .map_err(|e| e.to_string())?;
@@ -629,7 +622,7 @@ async fn run_web(
             let room = room.to_string_lossy().into_owned();
             let (session, store, url) =
                 resume(&room)?.ok_or_else(|| format!("no game of room {room} is stored here"))?;
-            set(&shared, &*wake, |s| s.status = "reconnecting".into());
+            set(&shared, &*wake, |s| s.status = NetStatus::Reconnecting);
             (session, store, url, room, None)
         }
         NetStart::Rematch { .. } => {
@@ -680,4 +673,73 @@ pub(super) fn log_bytes(log: &std::path::Path) -> Option<Vec<u8>> {
     return crate::match_log::log_file::read_bounded(log).ok();
     #[cfg(target_arch = "wasm32")]
     return crate::browser_data::log_bytes(&log.to_string_lossy());
+}
+
+/// How far a network game has come, for the player (in their language)
+/// and for [`AppStatus`](super::AppStatus) (in English, as data).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum NetStatus {
+    /// Setting up.
+    #[default]
+    Starting,
+    /// Reaching the signaling server.
+    Connecting,
+    /// Hosting: no opponent yet.
+    WaitingForOpponent,
+    /// Proposing a rematch to this opponent.
+    ProposingRematch(String),
+    /// Waiting for this opponent to propose a rematch.
+    AwaitingRematch(String),
+    /// The connection is being made again.
+    Reconnecting,
+    /// The opponent left; the connection is being made again.
+    OpponentOffline,
+    /// Connected: the keys are checked and the coin flipped.
+    CheckingKeys,
+    /// The game is on.
+    Playing,
+    /// The game is over.
+    GameOver,
+    /// The game thread stopped.
+    Stopped,
+}
+
+impl std::fmt::Display for NetStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetStatus::Starting => f.write_str("starting…"),
+            NetStatus::Connecting => f.write_str("connecting"),
+            NetStatus::WaitingForOpponent => f.write_str("waiting for the opponent"),
+            NetStatus::ProposingRematch(who) => write!(f, "proposing a rematch to {who}"),
+            NetStatus::AwaitingRematch(who) => {
+                write!(f, "waiting for {who} to propose a rematch")
+            }
+            NetStatus::Reconnecting => f.write_str("reconnecting"),
+            NetStatus::OpponentOffline => f.write_str("opponent offline — reconnecting"),
+            NetStatus::CheckingKeys => f.write_str("checking keys and flipping the coin"),
+            NetStatus::Playing => f.write_str("playing"),
+            NetStatus::GameOver => f.write_str("game over"),
+            NetStatus::Stopped => f.write_str("stopped"),
+        }
+    }
+}
+
+impl NetStatus {
+    /// The status in the player's language.
+    pub fn words(&self) -> String {
+        use super::i18n::t;
+        match self {
+            NetStatus::Starting => t!("net-starting"),
+            NetStatus::Connecting => t!("net-connecting"),
+            NetStatus::WaitingForOpponent => t!("net-waiting"),
+            NetStatus::ProposingRematch(who) => t!("net-proposing-rematch", name = who.as_str()),
+            NetStatus::AwaitingRematch(who) => t!("net-awaiting-rematch", name = who.as_str()),
+            NetStatus::Reconnecting => t!("net-reconnecting"),
+            NetStatus::OpponentOffline => t!("net-opponent-offline"),
+            NetStatus::CheckingKeys => t!("net-checking-keys"),
+            NetStatus::Playing => t!("net-playing"),
+            NetStatus::GameOver => t!("net-game-over"),
+            NetStatus::Stopped => t!("net-stopped"),
+        }
+    }
 }

@@ -47,6 +47,9 @@ pub struct Settings {
     pub asked_name: bool,
     /// Sounds for a disc placed, your turn and the end of a game.
     pub sound: bool,
+    /// The language chosen in Settings; `None` follows the system's (or
+    /// the browser's).
+    pub language: Option<super::i18n::Language>,
     /// Colour against the computer.
     pub color: ColorChoice,
     /// The rules preset for new games.
@@ -140,6 +143,7 @@ impl Default for Settings {
             pace_ms: 600,
             asked_name: false,
             sound: true,
+            language: None,
             color: ColorChoice::Black,
             preset: "othello".into(),
             deadline: "1day".into(),

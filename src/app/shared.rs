@@ -8,6 +8,7 @@ use std::net::SocketAddr;
 #[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
 
+use super::i18n::{Language, t};
 use super::local_game::LocalGame;
 use super::network_game::{NetSettings, NetStart, NetworkGame};
 use super::screens::{LocalScreen, NetworkScreen, Screen};
@@ -42,6 +43,8 @@ pub(super) struct Shared {
     /// The leaderboard's request under way and its last answer.
     #[cfg(not(target_arch = "wasm32"))]
     pub leaderboard: LeaderboardState,
+    /// The system's (or the browser's) language, read once.
+    system_language: Language,
 }
 
 impl Shared {
@@ -60,7 +63,13 @@ impl Shared {
             titled_your_move: false,
             #[cfg(not(target_arch = "wasm32"))]
             leaderboard: LeaderboardState::default(),
+            system_language: Language::of_system(),
         }
+    }
+
+    /// The language the app speaks: the one chosen, or the system's.
+    pub fn language(&self) -> Language {
+        self.settings.language.unwrap_or(self.system_language)
     }
 
     /// A game against the computer with these rules.
@@ -100,7 +109,7 @@ impl Shared {
         match restored {
             Ok(game) => Some(Screen::Local(Box::new(LocalScreen::new(game)))),
             Err(e) => {
-                self.message = Some(format!("the saved game cannot be restored: {e}"));
+                self.message = Some(t!("saved-game-broken", why = e));
                 None
             }
         }
@@ -233,14 +242,14 @@ impl Shared {
         }
         self.titled_your_move = your_move;
         let title = if your_move {
-            "Your move — Reversi"
+            t!("title-your-move")
         } else {
-            "Reversi"
+            t!("app-name")
         };
         #[cfg(not(target_arch = "wasm32"))]
-        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
         #[cfg(target_arch = "wasm32")]
-        crate::platform::web::set_title(title);
+        crate::platform::web::set_title(&title);
     }
 
     /// Asks the leaderboard of the server in Settings.

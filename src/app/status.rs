@@ -10,6 +10,8 @@ use crate::engine::{Color, format_transcript};
 /// without looking at pixels (the browser mirrors it into the page).
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct AppStatus {
+    /// The language the app speaks (`en`, `de`, `fr` or `ja`).
+    pub language: &'static str,
     /// `home`, `game` (against the computer or over the network), `join`,
     /// `viewer`, `settings` or `watch`.
     pub screen: &'static str,
@@ -57,7 +59,7 @@ pub struct AppStatus {
 /// A network game's part of the status.
 pub(super) fn network_status(status: &mut AppStatus, snap: &NetSnapshot) {
     status.screen = "game";
-    status.status = snap.status.clone();
+    status.status = snap.status.to_string();
     status.code = snap.code.clone();
     status.room = snap
         .log

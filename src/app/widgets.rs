@@ -62,5 +62,9 @@ pub(super) fn big_button(ui: &mut egui::Ui, text: &str) -> egui::Response {
 /// The disc counts in one line.
 pub(super) fn counts_line(ui: &mut egui::Ui, position: &Position) {
     let counts = position.counts();
-    ui.label(format!("Black {} — White {}", counts.black, counts.white));
+    ui.label(super::i18n::t!(
+        "counts",
+        black = counts.black,
+        white = counts.white
+    ));
 }

@@ -118,23 +118,32 @@ impl YourGames {
 /// Whose turn, in words, for a row.
 pub fn turn_words(game: &GameSummary) -> String {
     match (game.my_turn, game.to_move) {
-        (true, Some(color)) => format!("your move ({color})"),
-        (false, Some(color)) => format!("their move ({color})"),
+        (true, Some(color)) => super::i18n::t!("games-your-move", color = color_in_words(color)),
+        (false, Some(color)) => {
+            super::i18n::t!("games-their-move", color = color_in_words(color))
+        }
         _ => game.status.clone(),
     }
+}
+
+/// A colour as the listing gives it (`black`), in the player's language.
+fn color_in_words(color: &str) -> String {
+    super::i18n::color_word(if color == "black" {
+        crate::engine::Color::Black
+    } else {
+        crate::engine::Color::White
+    })
 }
 
 /// The time left, in words.
 pub fn time_left(game: &GameSummary) -> String {
     match game.deadline_left_secs {
-        Some(0) => "time is up".into(),
+        Some(0) => super::i18n::t!("games-time-up"),
         Some(secs) => {
             // Minutes are enough for a clock that runs for days.
             let rounded = if secs >= 3600 { secs / 60 * 60 } else { secs };
-            format!(
-                "{} left",
-                humantime::format_duration(Duration::from_secs(rounded))
-            )
+            let time = humantime::format_duration(Duration::from_secs(rounded)).to_string();
+            super::i18n::t!("games-left", time = time)
         }
         None => String::new(),
     }

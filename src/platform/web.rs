@@ -193,6 +193,24 @@ pub enum FetchError {
     Malformed(String),
 }
 
+/// Why a pinned file from beside the page is not at hand.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PinnedFileError {
+    /// It could not be fetched.
+    #[error(transparent)]
+    Fetch(#[from] FetchError),
+    /// Its bytes are not the ones the program expects.
+    #[error("{url} has SHA-256 {found}, not {expected}")]
+    Mismatch {
+        /// The file.
+        url: String,
+        /// The hash the program knows.
+        expected: String,
+        /// The hash of what came.
+        found: String,
+    },
+}
+
 /// A request with the page's `fetch`: the status and the body (UTF-8, at
 /// most `max_bytes`).
 pub async fn fetch(
@@ -201,6 +219,43 @@ pub async fn fetch(
     body: Option<&[u8]>,
     max_bytes: usize,
 ) -> Result<(u16, String), FetchError> {
+    let (status, bytes) = fetch_bytes(method, url, body, max_bytes).await?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| FetchError::Malformed("body is not UTF-8".into()))?;
+    Ok((status, text))
+}
+
+/// A file from beside the page, at most `max_bytes`, refused unless its
+/// SHA-256 is `sha256` (hex): the same pinning as Subresource Integrity.
+pub async fn fetch_checked(
+    url: &str,
+    sha256: &str,
+    max_bytes: usize,
+) -> Result<Vec<u8>, PinnedFileError> {
+    use sha2::Digest as _;
+    let (status, bytes) = fetch_bytes("GET", url, None, max_bytes).await?;
+    if status != 200 {
+        return Err(FetchError::Unreachable(format!("{url}: HTTP {status}")).into());
+    }
+    let found = data_encoding::HEXLOWER.encode(&sha2::Sha256::digest(&bytes));
+    if found != sha256 {
+        return Err(PinnedFileError::Mismatch {
+            url: url.to_string(),
+            expected: sha256.to_string(),
+            found,
+        });
+    }
+    Ok(bytes)
+}
+
+/// A request with the page's `fetch`: the status and the body's bytes (at
+/// most `max_bytes`).
+async fn fetch_bytes(
+    method: &str,
+    url: &str,
+    body: Option<&[u8]>,
+    max_bytes: usize,
+) -> Result<(u16, Vec<u8>), FetchError> {
     use wasm_bindgen_futures::JsFuture;
     let unreachable = |e: wasm_bindgen::JsValue| {
         FetchError::Unreachable(e.as_string().unwrap_or_else(|| format!("{e:?}")))
@@ -242,9 +297,7 @@ pub async fn fetch(
             "body longer than {max_bytes} bytes"
         )));
     }
-    let text =
-        String::from_utf8(bytes).map_err(|_| FetchError::Malformed("body is not UTF-8".into()))?;
-    Ok((response.status(), text))
+    Ok((response.status(), bytes))
 }
 
 /// The page's `localStorage`, if the browser lets this site have one.

@@ -446,6 +446,27 @@ const scenarios = {
     await context.close();
   },
 
+  // The page speaks the browser's language, and fetches the Japanese font
+  // only when Japanese is the language: a page in English never asks for
+  // it; one in a Japanese browser does (the program checks its SHA-256).
+  async japanese_font_is_fetched_only_for_japanese() {
+    for (const [locale, tag] of [['en-US', 'en'], ['ja-JP', 'ja']]) {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 720 }, locale });
+      const page = await context.newPage();
+      let fetched = null;
+      page.on('response', (r) => { if (r.url().endsWith('/NotoSansJP-subset.otf')) fetched = r.status(); });
+      await page.goto(url);
+      const s = await until(page, 'Home', (n) => n.screen === 'home', 60);
+      if (s.language !== tag) throw new Error(`a ${locale} browser gets ${s.language}`);
+      // Frames enough for a fetch started on the first one to land.
+      await page.waitForTimeout(2000);
+      if (tag === 'ja' && fetched !== 200) throw new Error(`the font was fetched with ${fetched}`);
+      if (tag === 'en' && fetched !== null) throw new Error('an English page fetched the Japanese font');
+      console.log(`  ${locale}: language ${s.language}, font ${fetched === null ? 'not fetched' : `fetched (${fetched})`}`);
+      await context.close();
+    }
+  },
+
   // The bot's search in wasm against native: the same positions and depth as
   // `reversi bench`, node for node; medians of three runs each.
   // In the search worker, with the pattern weights it fetched: the page

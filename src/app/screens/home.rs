@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use super::Screen;
 use super::join::JoinScreen;
+use crate::app::i18n::{level_name, t};
 use crate::app::network_game::NetStart;
 use crate::app::settings::{ColorChoice, Settings, rules_from_strings};
 use crate::app::shared::Shared;
@@ -32,8 +33,8 @@ impl HomeScreen {
         }
         ui.vertical_centered(|ui| {
             ui.add_space(12.0);
-            ui.label(egui::RichText::new("Reversi").size(40.0).strong());
-            ui.label("In all its historic forms, peer to peer, every move signed.");
+            ui.label(egui::RichText::new(t!("app-name")).size(40.0).strong());
+            ui.label(t!("home-tagline"));
             ui.add_space(12.0);
         });
         // The two things people come for, large; side by side when there
@@ -56,11 +57,11 @@ impl HomeScreen {
         ui.add_space(12.0);
         ui.separator();
         let settings = &mut shared.settings;
-        egui::CollapsingHeader::new(format!("Rules: {}", settings.rules_name()))
+        egui::CollapsingHeader::new(t!("home-rules", rules = settings.rules_name()))
             .id_salt("rules")
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    ui.label("Preset:");
+                    ui.label(t!("home-preset"));
                     egui::ComboBox::from_id_salt("preset")
                         .selected_text(settings.preset.clone())
                         .show_ui(ui, |ui| {
@@ -80,10 +81,10 @@ impl HomeScreen {
                 custom_rules(settings, ui);
             });
         ui.horizontal_wrapped(|ui| {
-            if ui.button("Open a match log").clicked() {
+            if ui.button(t!("home-open-log")).clicked() {
                 next = Some(Screen::Viewer(Box::default()));
             }
-            if ui.button("Settings").clicked() {
+            if ui.button(t!("home-settings")).clicked() {
                 next = Some(Screen::Settings(Box::default()));
             }
         });
@@ -98,8 +99,8 @@ impl HomeScreen {
     fn ask_name(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {
         ui.vertical_centered(|ui| {
             card(ui, |ui| {
-                ui.label(egui::RichText::new("What should opponents call you?").size(18.0));
-                let label = ui.label("Your name");
+                ui.label(egui::RichText::new(t!("first-run-question")).size(18.0));
+                let label = ui.label(t!("first-run-name"));
                 let edit = ui
                     .add(
                         egui::TextEdit::singleline(&mut self.name)
@@ -110,16 +111,17 @@ impl HomeScreen {
                 let name = self.name.trim();
                 let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.horizontal(|ui| {
-                    let ok = ui.add_enabled(!name.is_empty(), egui::Button::new("OK"));
+                    let ok =
+                        ui.add_enabled(!name.is_empty(), egui::Button::new(t!("first-run-ok")));
                     if (ok.clicked() || entered) && !name.is_empty() {
                         shared.settings.name = name.to_string();
                         shared.settings.asked_name = true;
                     }
-                    if ui.button("Skip").clicked() {
+                    if ui.button(t!("first-run-skip")).clicked() {
                         shared.settings.asked_name = true;
                     }
                 });
-                ui.small("Shown to the friends you play and in your invite links.");
+                ui.small(t!("first-run-why"));
             });
         });
     }
@@ -128,21 +130,21 @@ impl HomeScreen {
 /// Home's *Play the computer*: the big button, the level and colour.
 fn computer_card(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
     let mut next = None;
-    if big_button(ui, "Play the computer").clicked() {
+    if big_button(ui, &t!("home-play-computer")).clicked() {
         next = shared.play_the_computer();
     }
     let settings = &mut shared.settings;
     ui.add_space(6.0);
-    ui.add(egui::Slider::new(&mut settings.level, 1..=10).text("level"));
-    ui.label(crate::bot::level_spec(settings.level).name);
+    ui.add(egui::Slider::new(&mut settings.level, 1..=10).text(t!("home-level")));
+    ui.label(level_name(settings.level));
     ui.horizontal(|ui| {
-        ui.label("You play");
-        ui.selectable_value(&mut settings.color, ColorChoice::Black, "Black");
-        ui.selectable_value(&mut settings.color, ColorChoice::White, "White");
-        ui.selectable_value(&mut settings.color, ColorChoice::Random, "Random");
+        ui.label(t!("home-you-play"));
+        ui.selectable_value(&mut settings.color, ColorChoice::Black, t!("color-black"));
+        ui.selectable_value(&mut settings.color, ColorChoice::White, t!("color-white"));
+        ui.selectable_value(&mut settings.color, ColorChoice::Random, t!("home-random"));
     });
     if let Some(saved) = settings.saved_game.clone()
-        && ui.button("Resume the game against the computer").clicked()
+        && ui.button(t!("home-resume")).clicked()
     {
         next = shared.resume_local(&saved);
     }
@@ -153,58 +155,56 @@ fn computer_card(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
 /// hosted game (deadline, draw by lot) one step away.
 fn friend_card(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
     let mut next = None;
-    ui.label(egui::RichText::new("Play a friend").size(24.0).strong());
-    ui.label("Host and send the code, or join with a friend's code.");
+    ui.label(
+        egui::RichText::new(t!("home-play-friend"))
+            .size(24.0)
+            .strong(),
+    );
+    ui.label(t!("home-friend-how"));
     ui.add_space(6.0);
     let wide = egui::vec2(CARD_WIDTH, 44.0);
     if ui
-        .add(egui::Button::new("Host a game").min_size(wide))
+        .add(egui::Button::new(t!("home-host")).min_size(wide))
         .clicked()
     {
         next = shared.host_as_set(ui.ctx());
     }
     if ui
-        .add(egui::Button::new("Join a game").min_size(wide))
+        .add(egui::Button::new(t!("home-join")).min_size(wide))
         .clicked()
     {
         next = Some(Screen::Join(JoinScreen::default()));
     }
     #[cfg(not(target_arch = "wasm32"))]
-    if ui.button("Watch a game").clicked() {
+    if ui.button(t!("home-watch")).clicked() {
         next = Some(Screen::Watch(Box::default()));
     }
     let settings = &mut shared.settings;
-    egui::CollapsingHeader::new("Options for hosted games")
+    egui::CollapsingHeader::new(t!("home-host-options"))
         .id_salt("friend-options")
         .show(ui, |ui| {
             ui.horizontal(|ui| {
-                ui.label("Per-move deadline:");
+                ui.label(t!("home-deadline"));
                 ui.add(egui::TextEdit::singleline(&mut settings.deadline).desired_width(80.0));
             });
-            ui.checkbox(&mut settings.draw_by_lot, "Equal count decided by lot")
-                .on_hover_text(
-                    "One of you, drawn by lot, chooses which colour wins an equal count; \
-                     the other chooses a colour",
-                );
+            ui.checkbox(&mut settings.draw_by_lot, t!("home-draw-by-lot"))
+                .on_hover_text(t!("home-draw-by-lot-why"));
         });
     next
 }
 
 /// The individual options and the start-position editor.
 fn custom_rules(settings: &mut Settings, ui: &mut egui::Ui) {
-    ui.checkbox(
-        &mut settings.custom,
-        "Custom rules (individual options, own start position)",
-    );
+    ui.checkbox(&mut settings.custom, t!("rules-custom"));
     if !settings.custom {
         return;
     }
-    let choices: [(&str, &[&str]); 5] = [
-        ("Opening", &["preset", "free", "double"]),
-        ("Discs", &["unlimited", "32", "20", "12"]),
-        ("Scoring", &["count", "empties"]),
-        ("Equal count", &["draw", "black", "white"]),
-        ("Board", &["plane", "torus"]),
+    let choices: [(String, &[&str]); 5] = [
+        (t!("rules-opening"), &["preset", "free", "double"]),
+        (t!("rules-discs"), &["unlimited", "32", "20", "12"]),
+        (t!("rules-scoring"), &["count", "empties"]),
+        (t!("rules-equal-count"), &["draw", "black", "white"]),
+        (t!("rules-board"), &["plane", "torus"]),
     ];
     egui::Grid::new("options").num_columns(2).show(ui, |ui| {
         for (i, (label, values)) in choices.into_iter().enumerate() {
@@ -217,7 +217,7 @@ fn custom_rules(settings: &mut Settings, ui: &mut egui::Ui) {
             ui.end_row();
         }
     });
-    ui.label("Start position — click a square to cycle empty, black, white, wall:");
+    ui.label(t!("rules-editor"));
     let opening = settings.options[0].parse().unwrap_or_default();
     let mut setup = settings
         .setup
@@ -258,14 +258,14 @@ fn custom_rules(settings: &mut Settings, ui: &mut egui::Ui) {
             }
         });
     ui.horizontal(|ui| {
-        ui.label("First to move:");
+        ui.label(t!("rules-first-to-move"));
         changed |= ui
-            .selectable_value(&mut setup.to_move, Color::Black, "Black")
+            .selectable_value(&mut setup.to_move, Color::Black, t!("color-black"))
             .changed();
         changed |= ui
-            .selectable_value(&mut setup.to_move, Color::White, "White")
+            .selectable_value(&mut setup.to_move, Color::White, t!("color-white"))
             .changed();
-        if ui.button("Standard start").clicked() {
+        if ui.button(t!("rules-standard-start")).clicked() {
             settings.setup.clear();
             changed = false;
         }
@@ -289,7 +289,7 @@ fn ongoing_games(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
         return None;
     }
     ui.separator();
-    ui.strong("Your games in this browser");
+    ui.strong(t!("home-browser-games"));
     let mut open = None;
     egui::Grid::new("stored-games")
         .striped(true)
@@ -298,10 +298,10 @@ fn ongoing_games(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
                 let (opponent, state, unfinished) = stored_game(room, &shared.settings.name);
                 ui.label(opponent);
                 ui.label(state);
-                if unfinished && ui.button("Open").clicked() {
+                if unfinished && ui.button(t!("home-open")).clicked() {
                     open = Some(room.clone());
                 }
-                if ui.button("Download").clicked()
+                if ui.button(t!("home-download")).clicked()
                     && let Some(bytes) = crate::browser_data::log_bytes(room)
                     && let Err(e) = crate::platform::web::download(&format!("{room}.log"), &bytes)
                 {
@@ -326,8 +326,8 @@ fn ongoing_games(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
     let games = listing.games.clone();
     ui.separator();
     ui.horizontal(|ui| {
-        ui.strong("Your games");
-        if ui.small_button("Refresh").clicked()
+        ui.strong(t!("home-your-games"));
+        if ui.small_button(t!("home-refresh")).clicked()
             && let Some(list) = &shared.your_games
         {
             list.refresh();
@@ -336,7 +336,11 @@ fn ongoing_games(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
     let mut open = None;
     egui::Grid::new("your-games").striped(true).show(ui, |ui| {
         for game in &games {
-            ui.label(game.opponent.as_deref().unwrap_or("(not yet accepted)"));
+            ui.label(
+                game.opponent
+                    .clone()
+                    .unwrap_or_else(|| t!("home-not-accepted")),
+            );
             ui.label(game.rules.as_deref().unwrap_or(""))
                 .on_hover_text(game.log.as_str());
             let turn = your_games::turn_words(game);
@@ -346,7 +350,7 @@ fn ongoing_games(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
                 ui.label(turn);
             }
             ui.label(your_games::time_left(game));
-            if ui.button("Open").clicked() {
+            if ui.button(t!("home-open")).clicked() {
                 open = Some(PathBuf::from(&game.log));
             }
             ui.end_row();
@@ -408,10 +412,10 @@ fn stored_game(room: &str, my_name: &str) -> (String, String, bool) {
         (Err(e), _) => e.to_string(),
         (_, Some(v)) => match v.end() {
             Some(end) => end.outcome.to_string(),
-            None => format!("{} moves", v.moves().len()),
+            None => t!("home-moves-count", count = v.moves().len()),
         },
-        (Ok(Some(_)), None) => "does not verify".to_string(),
-        (Ok(None), None) => "not started".to_string(),
+        (Ok(Some(_)), None) => t!("home-does-not-verify"),
+        (Ok(None), None) => t!("home-not-started"),
     };
     let unfinished = verifier.as_ref().is_some_and(|v| v.end().is_none());
     let found = (opponent, state, unfinished);

@@ -2,6 +2,7 @@
 //! what the code promises about the host.
 
 use super::Screen;
+use crate::app::i18n::t;
 use crate::app::network_game::NetStart;
 use crate::app::shared::Shared;
 use crate::app::status::AppStatus;
@@ -38,12 +39,12 @@ impl JoinScreen {
         let autojoin = std::mem::take(&mut self.autojoin);
         match &self.host_name {
             Some(host) => {
-                ui.heading(format!("{host} invites you to a game of Reversi"));
-                ui.label("The code from their link:");
+                ui.heading(t!("join-invited", host = host.as_str()));
+                ui.label(t!("join-code-from-link"));
             }
             None => {
-                ui.heading("Join a game");
-                ui.label("Type or paste the code (or the invite link) from the host:");
+                ui.heading(t!("home-join"));
+                ui.label(t!("join-type-code"));
             }
         }
         let edit = ui.add(
@@ -52,27 +53,29 @@ impl JoinScreen {
                 .desired_width(320.0),
         );
         if let Ok(checked) = self.code.parse::<RoomCode>() {
-            ui.label(format!(
-                "The host must have {} and prove it made this code when you connect{}.",
-                checked.invitation().host(),
-                checked
-                    .server()
-                    .map_or(String::new(), |s| format!("; you meet through {s}"))
-            ));
+            let host = checked.invitation().host().to_string();
+            ui.label(match checked.server() {
+                Some(server) => t!(
+                    "join-promise-server",
+                    host = host,
+                    server = server.to_string()
+                ),
+                None => t!("join-promise", host = host),
+            });
         }
         ui.horizontal(|ui| {
-            ui.label("Your name:");
+            ui.label(t!("join-your-name"));
             ui.add(egui::TextEdit::singleline(&mut shared.settings.name).desired_width(200.0));
         });
         let submit = autojoin
             || ui
-                .add(egui::Button::new("Join").min_size(egui::vec2(120.0, 44.0)))
+                .add(egui::Button::new(t!("join-join")).min_size(egui::vec2(120.0, 44.0)))
                 .clicked()
             || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
         if let Some(e) = &self.error {
             ui.colored_label(ERROR, e.as_str());
         }
-        if ui.button("Back").clicked() {
+        if ui.button(t!("back")).clicked() {
             return Some(Screen::home());
         }
         if !submit {

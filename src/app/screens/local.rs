@@ -4,6 +4,7 @@
 use super::{Screen, ViewerScreen};
 use crate::app::board_view::flips_duration;
 use crate::app::game_screen::{self, GameInput, GameView, Part, PlayerLine};
+use crate::app::i18n::{color_word, level_name, t};
 use crate::app::local_game::LocalGame;
 use crate::app::log_viewer::ViewedLog;
 use crate::app::settings::{SavedGame, option_strings};
@@ -11,6 +12,7 @@ use crate::app::shared::Shared;
 use crate::app::status::AppStatus;
 use crate::app::widgets::ERROR;
 use crate::engine::{Color, format_transcript};
+use crate::search::Score;
 
 /// The game against the computer on screen.
 pub(in crate::app) struct LocalScreen {
@@ -50,11 +52,11 @@ impl LocalScreen {
             ..PlayerLine::default()
         };
         let computer = PlayerLine {
-            name: "The computer".into(),
-            detail: Some(format!(
-                "level {} ({})",
-                game.level,
-                crate::bot::level_spec(game.level).name
+            name: t!("local-computer"),
+            detail: Some(t!(
+                "local-level",
+                level = game.level,
+                name = level_name(game.level)
             )),
             thinking,
         };
@@ -63,7 +65,7 @@ impl LocalScreen {
             Color::White => [computer, you],
         };
         let frame = game_screen::GameFrame {
-            heading: "You vs the computer",
+            heading: t!("local-heading"),
             start: Some(game.rules.start_position()),
             position: Some(game.position),
             legal: if game.human_to_move() {
@@ -96,15 +98,25 @@ impl LocalScreen {
                 Part::Top => {}
                 Part::Turn => {
                     if let Some(failure) = &game.failure {
-                        ui.colored_label(ERROR, format!("The computer cannot move: {failure}"));
+                        ui.colored_label(ERROR, t!("local-cannot-move", why = failure.as_str()));
                     }
                     if outcome.is_none() && game.human_to_move() {
                         if let Some(hint) = game.current_hint() {
-                            ui.label(format!("Hint: {} {}", hint.best, hint.score));
+                            let square = hint.best.to_string();
+                            ui.label(match hint.score {
+                                Score::Exact(v) => {
+                                    t!("hint-exact", square = square, value = format!("{v:+}"))
+                                }
+                                Score::Estimate(v) => t!(
+                                    "hint-estimate",
+                                    square = square,
+                                    value = format!("{:+.1}", f64::from(v) / 100.0)
+                                ),
+                            });
                         } else if game.hint_pending() {
-                            ui.label("Looking for a hint…");
+                            ui.label(t!("hint-looking"));
                         } else if ui
-                            .add(egui::Button::new("Hint").min_size(egui::vec2(120.0, 36.0)))
+                            .add(egui::Button::new(t!("hint")).min_size(egui::vec2(120.0, 36.0)))
                             .clicked()
                         {
                             let wake = ui.ctx().clone();
@@ -113,7 +125,7 @@ impl LocalScreen {
                     }
                 }
                 Part::End => {
-                    if ui.button("Rematch (colours swap)").clicked() {
+                    if ui.button(t!("local-rematch")).clicked() {
                         next = Some(Screen::Local(Box::new(LocalScreen::new(LocalGame::new(
                             game.rules,
                             !game.human,
@@ -121,10 +133,11 @@ impl LocalScreen {
                             seed.wrapping_add(1),
                         )))));
                     }
-                    if ui.button("Analyse the game").clicked() {
-                        let summary = vec![format!(
-                            "You ({}) against the computer at level {}",
-                            game.human, game.level
+                    if ui.button(t!("analyse-game")).clicked() {
+                        let summary = vec![t!(
+                            "local-summary",
+                            color = color_word(game.human),
+                            level = game.level
                         )];
                         let viewed = ViewedLog::from_game(game.rules, &game.moves, summary);
                         next = Some(Screen::Viewer(Box::new(ViewerScreen::analysed(

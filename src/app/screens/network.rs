@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::{Screen, ViewerScreen};
 use crate::app::game_screen::{GameFrame, GameInput, GameView, Part, PlayerLine, game_screen};
+use crate::app::i18n::{color_name, t};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::app::leaderboard_job;
 #[cfg(not(target_arch = "wasm32"))]
@@ -15,6 +16,8 @@ use crate::app::shared::Shared;
 use crate::app::widgets::{ATTENTION, ERROR};
 use crate::engine::{Bitboard, Color, Position};
 use crate::net::room_code::RoomCode;
+use crate::net::session::ColorQuestion;
+use crate::net::transport::Route;
 
 /// The network game on screen.
 pub(in crate::app) struct NetworkScreen {
@@ -73,7 +76,7 @@ impl NetworkScreen {
             name: snap
                 .opponent
                 .as_ref()
-                .map_or_else(|| "Opponent".to_string(), |(name, _)| name.clone()),
+                .map_or_else(|| t!("net-opponent"), |(name, _)| name.clone()),
             ..PlayerLine::default()
         };
         let players = match snap.my_color {
@@ -82,7 +85,7 @@ impl NetworkScreen {
         };
         let animations = shared.settings.animations;
         let frame = GameFrame {
-            heading: "Online game",
+            heading: t!("net-heading"),
             start: snap.start,
             position: snap.position,
             legal: match &snap.position {
@@ -120,85 +123,93 @@ impl NetworkScreen {
                 // Before the board, the code has the middle of the window.
                 if let Some(code) = snap.code.as_ref().filter(|_| snap.position.is_some()) {
                     let code = typed_code(code);
-                    ui.label("Room code:");
+                    ui.label(t!("net-room-code"));
                     ui.add(
                         egui::Label::new(egui::RichText::new(code).monospace()).selectable(true),
                     );
                 }
                 if snap.outcome.is_some() {
                     // An ended game is not reconnected: say it ended.
-                    ui.label("The game has ended.");
+                    ui.label(t!("net-ended"));
                     if let Some((name, _)) = &snap.opponent {
-                        ui.label(format!("Opponent: {name}"));
+                        ui.label(t!("net-opponent-is", name = name.as_str()));
                     }
                     return;
                 }
-                ui.label(format!("Status: {}", snap.status));
+                ui.label(t!("net-status", status = snap.status.words()));
                 if let Some(watch) = &snap.watch_code
                     && ui
-                        .button("Copy watch code")
+                        .button(t!("net-copy-watch-code"))
                         .on_hover_text(watch.as_str())
                         .clicked()
                 {
                     ui.ctx().copy_text(watch.clone());
                 }
                 if let Some((name, fingerprint)) = &snap.opponent {
-                    ui.label(format!("Opponent: {name} ({fingerprint})"));
+                    ui.label(t!(
+                        "net-opponent-key",
+                        name = name.as_str(),
+                        key = fingerprint.as_str()
+                    ));
                     if let (Some(code), Some(words)) = (&snap.safety_code, &snap.safety_words) {
-                        ui.label(format!("Safety words: {words}"))
-                                .on_hover_text(format!(
-                                    "Your opponent sees the same words (and the same code, {code}) if nobody stands between you. Compare them by voice if it matters."
-                                ));
+                        ui.label(t!("net-safety-words", words = words.as_str()))
+                            .on_hover_text(t!("net-safety-why", code = code.as_str()));
                     }
                     ui.label(match (snap.connected(), snap.route) {
-                        (true, Some(route)) => format!("connected ({route})"),
-                        (true, None) => "connected".to_string(),
-                        (false, _) => "opponent offline".to_string(),
+                        (true, Some(Route::Direct)) => t!("net-connected-direct"),
+                        (true, Some(Route::Relayed)) => t!("net-connected-relayed"),
+                        (true, None) => t!("net-connected"),
+                        (false, _) => t!("net-offline"),
                     });
                 }
                 if let Some(link @ crate::net::link::LinkStatus::Reconnecting { .. }) = snap.link {
-                    ui.label(link.describe(crate::platform::Instant::now()));
+                    if let crate::net::link::LinkStatus::Reconnecting { attempt, at } = link {
+                        let secs = at
+                            .saturating_duration_since(crate::platform::Instant::now())
+                            .as_secs();
+                        ui.label(t!("net-reconnect-attempt", attempt = attempt, secs = secs));
+                    }
                     ui.ctx().request_repaint_after(Duration::from_millis(500));
                 }
             }
             Part::Turn => {
                 if snap.rematch_offered {
-                    ui.colored_label(
-                        ATTENTION,
-                        "The opponent proposes a rematch: the same rules, a new coin flip.",
-                    );
+                    ui.colored_label(ATTENTION, t!("net-rematch-offered"));
                     ui.horizontal(|ui| {
-                        if ui.button("Accept").clicked() {
+                        if ui.button(t!("net-accept")).clicked() {
                             game.answer_rematch(true);
                         }
-                        if ui.button("Decline").clicked() {
+                        if ui.button(t!("net-decline")).clicked() {
                             game.answer_rematch(false);
                         }
                     });
                 }
                 if let Some(question) = snap.question {
-                    ui.colored_label(ATTENTION, question.prompt());
+                    ui.colored_label(
+                        ATTENTION,
+                        match question {
+                            ColorQuestion::TieWinner => t!("net-choose-tie-winner"),
+                            ColorQuestion::SeatColor => t!("net-choose-color"),
+                        },
+                    );
                     ui.horizontal(|ui| {
                         for color in Color::ALL {
-                            if ui.button(color.to_string()).clicked() {
+                            if ui.button(color_name(color)).clicked() {
                                 game.choose(color);
                             }
                         }
                     });
                 } else if snap.opponent_choosing {
-                    ui.label("The opponent is choosing under the draw rule decided by lot.");
+                    ui.label(t!("net-opponent-choosing"));
                 }
                 if let Some((mine, at)) = snap.deadline.filter(|_| snap.outcome.is_none()) {
                     let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
-                    let whose = if mine {
-                        "Your clock"
+                    let left = humantime::format_duration(Duration::from_secs(left)).to_string();
+                    ui.label(if mine {
+                        t!("net-your-clock", left = left)
                     } else {
-                        "Opponent's clock"
-                    };
-                    ui.label(format!(
-                        "{whose}: {} left",
-                        humantime::format_duration(Duration::from_secs(left))
-                    ));
+                        t!("net-their-clock", left = left)
+                    });
                     ui.ctx().request_repaint_after(Duration::from_secs(1));
                 }
                 if let Some(error) = &snap.error {
@@ -211,46 +222,43 @@ impl NetworkScreen {
                 };
                 #[cfg(not(target_arch = "wasm32"))]
                 {
-                    ui.label(format!("Signed log saved: {}", log.display()));
-                    if leaderboard
-                        && leaderboard_idle
-                        && ui.button("Submit to the leaderboard").clicked()
-                    {
+                    ui.label(t!("net-log-saved", path = log.display().to_string()));
+                    if leaderboard && leaderboard_idle && ui.button(t!("net-submit")).clicked() {
                         submit = Some(log.clone());
                     }
                     if let Some(said) = leaderboard_said {
                         ui.label(said);
                     }
                     ui.horizontal(|ui| {
-                        if ui.button("Rematch").clicked() {
+                        if ui.button(t!("net-rematch")).clicked() {
                             rematch = Some((log.clone(), true));
                         }
-                        if ui.button("Wait for a rematch").clicked() {
+                        if ui.button(t!("net-wait-rematch")).clicked() {
                             rematch = Some((log.clone(), false));
                         }
                     });
                 }
                 // Read on a click only: the log is a file (or the
                 // page's storage), not something to copy every frame.
-                if ui.button("Analyse the game").clicked() {
+                if ui.button(t!("analyse-game")).clicked() {
                     match log_bytes(log)
                         .as_deref()
                         .map(crate::app::log_viewer::view_log)
                     {
                         Some(Ok(viewed)) => analyse = Some(viewed),
                         Some(Err(e)) => *message = Some(e),
-                        None => *message = Some("the log is not there".into()),
+                        None => *message = Some(t!("net-no-log")),
                     }
                 }
-                if ui.button("Copy GGF").clicked() {
+                if ui.button(t!("net-copy-ggf")).clicked() {
                     match log_bytes(log).as_deref().map(ggf_of_log) {
                         Some(Ok(ggf)) => ui.ctx().copy_text(ggf),
                         Some(Err(e)) => *message = Some(e),
-                        None => *message = Some("the log is not there".into()),
+                        None => *message = Some(t!("net-no-log")),
                     }
                 }
                 #[cfg(target_arch = "wasm32")]
-                if ui.button("Download the signed log").clicked() {
+                if ui.button(t!("net-download-log")).clicked() {
                     let name = format!("{}.log", log.display());
                     if let Some(Err(e)) =
                         log_bytes(log).map(|b| crate::platform::web::download(&name, &b))
@@ -297,7 +305,7 @@ fn invite(ui: &mut egui::Ui, code: Option<&str>, host_name: &str) {
     ui.vertical_centered(|ui| {
         ui.add_space(ui.available_height() / 5.0);
         let Some(code) = code else {
-            ui.label("The board appears once both players are connected and the coin is flipped.");
+            ui.label(t!("invite-board-appears"));
             return;
         };
         let link = code
@@ -308,7 +316,7 @@ fn invite(ui: &mut egui::Ui, code: Option<&str>, host_name: &str) {
         let code = typed_code(code);
         let code = code.as_str();
         if let Some(link) = &link {
-            ui.label(egui::RichText::new("Send your friend this link:").size(18.0));
+            ui.label(egui::RichText::new(t!("invite-send-link")).size(18.0));
             ui.add_space(8.0);
             ui.add(
                 egui::Label::new(egui::RichText::new(link).size(20.0).monospace().strong())
@@ -317,11 +325,11 @@ fn invite(ui: &mut egui::Ui, code: Option<&str>, host_name: &str) {
             );
             ui.add_space(8.0);
             crate::app::qr_view::qr_code(ui, link, 200.0);
-            ui.small("A phone on this network opens it from the camera.");
+            ui.small(t!("invite-phone"));
             ui.add_space(8.0);
-            ui.label("or read them the code:");
+            ui.label(t!("invite-or-code"));
         } else {
-            ui.label(egui::RichText::new("Read this code to your friend, or send it:").size(18.0));
+            ui.label(egui::RichText::new(t!("invite-read-code")).size(18.0));
         }
         ui.add_space(8.0);
         ui.add(
@@ -333,23 +341,24 @@ fn invite(ui: &mut egui::Ui, code: Option<&str>, host_name: &str) {
             // Centred: the two buttons' width is known.
             ui.add_space((ui.available_width() - 220.0).max(0.0) / 2.0);
             let button = |text| egui::Button::new(text).min_size(egui::vec2(100.0, 44.0));
-            if ui.add(button("Copy code")).clicked() {
+            if ui.add(button(t!("invite-copy-code"))).clicked() {
                 ui.ctx().copy_text(code.to_string());
             }
-            if ui.add(button("Copy invite")).clicked() {
-                ui.ctx().copy_text(link.clone().unwrap_or_else(|| {
-                    format!("Play Reversi with me: open Reversi, choose Join a game and enter {code}")
-                }));
+            if ui.add(button(t!("invite-copy-invite"))).clicked() {
+                ui.ctx().copy_text(
+                    link.clone()
+                        .unwrap_or_else(|| t!("invite-text", code = code)),
+                );
             }
         });
         ui.add_space(16.0);
         ui.label(if link.is_some() {
-            "The link opens the game in a browser, with nothing to install; with Reversi installed they can also paste it into Join a game. The board appears once you are connected and the coin is flipped."
+            t!("invite-link-how")
         } else {
-            "They join from Reversi's Join a game. The board appears once you are connected and the coin is flipped."
+            t!("invite-code-how")
         });
         ui.add_space(8.0);
-        ui.small(crate::net::room_code::WHAT_A_CODE_PROTECTS);
+        ui.small(t!("invite-what-the-code-protects"));
     });
 }
 

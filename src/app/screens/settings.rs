@@ -2,9 +2,11 @@
 //! time, notifications, the leaderboard, and the player's key.
 
 use super::Screen;
+use crate::app::i18n::{Language, t};
 use crate::app::key_transfer::{KeyHome, KeyTransfer};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::app::leaderboard_job;
+use crate::app::settings::Settings;
 use crate::app::shared::Shared;
 use crate::app::status::AppStatus;
 
@@ -18,41 +20,38 @@ pub(in crate::app) struct SettingsScreen {
 impl SettingsScreen {
     /// Draws Settings; Home when the player goes back.
     pub fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
-        ui.heading("Settings");
+        ui.heading(t!("home-settings"));
+        language_choice(ui, &mut shared.settings);
         let settings = &mut shared.settings;
         egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
-            ui.label("Your name");
+            ui.label(t!("settings-name"));
             ui.text_edit_singleline(&mut settings.name);
             ui.end_row();
-            ui.label("Signaling server (empty: built in, for LAN play)");
+            ui.label(t!("settings-server"));
             ui.text_edit_singleline(&mut settings.server_url);
             ui.end_row();
-            ui.label("STUN/TURN servers");
+            ui.label(t!("settings-ice"));
             ui.text_edit_singleline(&mut settings.ice_urls);
             ui.end_row();
-            ui.label("TURN user");
+            ui.label(t!("settings-turn-user"));
             ui.text_edit_singleline(&mut settings.turn_user);
             ui.end_row();
-            ui.label("TURN password");
+            ui.label(t!("settings-turn-password"));
             ui.add(egui::TextEdit::singleline(&mut settings.turn_password).password(true));
             ui.end_row();
         });
-        ui.checkbox(&mut settings.animations, "Animate flipping discs");
+        ui.checkbox(&mut settings.animations, t!("settings-animations"));
         ui.add(
-            egui::Slider::new(&mut settings.move_time_secs, 1..=30)
-                .text("seconds the computer may think per move"),
+            egui::Slider::new(&mut settings.move_time_secs, 1..=30).text(t!("settings-move-time")),
         );
         ui.add(
             egui::Slider::new(&mut settings.pace_ms, 0..=2000)
                 .step_by(100.0)
-                .text("milliseconds before the computer's reply appears"),
+                .text(t!("settings-pace")),
         );
-        ui.checkbox(&mut settings.sound, "Sounds");
-        ui.checkbox(&mut settings.dark, "Dark theme");
-        ui.checkbox(
-            &mut settings.notify_your_move,
-            "Ask for attention when it is your move in one of your games",
-        );
+        ui.checkbox(&mut settings.sound, t!("settings-sound"));
+        ui.checkbox(&mut settings.dark, t!("settings-dark"));
+        ui.checkbox(&mut settings.notify_your_move, t!("settings-notify"));
         #[cfg(not(target_arch = "wasm32"))]
         leaderboard_setting(ui, shared);
         ui.separator();
@@ -63,10 +62,10 @@ impl SettingsScreen {
         match home {
             Ok(home) => self.key_transfer.ui(ui, &home),
             Err(e) => {
-                ui.label(format!("Your key: {e}"));
+                ui.label(t!("settings-key-error", why = e.to_string()));
             }
         }
-        if ui.button("Back").clicked() {
+        if ui.button(t!("back")).clicked() {
             return Some(Screen::home());
         }
         None
@@ -87,10 +86,7 @@ impl SettingsScreen {
 #[cfg(not(target_arch = "wasm32"))]
 fn leaderboard_setting(ui: &mut egui::Ui, shared: &mut Shared) {
     let was = shared.settings.leaderboard;
-    ui.checkbox(
-        &mut shared.settings.leaderboard,
-        "Count my finished games on this signaling server's leaderboard (with players who joined too)",
-    );
+    ui.checkbox(&mut shared.settings.leaderboard, t!("settings-leaderboard"));
     if shared.settings.leaderboard != was {
         let membership = if shared.settings.leaderboard {
             crate::membership::Membership::Join
@@ -116,4 +112,25 @@ fn leaderboard_setting(ui: &mut egui::Ui, shared: &mut Shared) {
     if let Some(said) = &shared.leaderboard.said {
         ui.label(said);
     }
+}
+
+/// The language: the system's (or the browser's), or one chosen.
+fn language_choice(ui: &mut egui::Ui, settings: &mut Settings) {
+    let system = Language::of_system();
+    let shown = |choice: Option<Language>| match choice {
+        None => t!("settings-language-system", name = system.name()),
+        Some(language) => language.name().to_string(),
+    };
+    egui::ComboBox::new("language", t!("settings-language"))
+        .selected_text(shown(settings.language))
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut settings.language, None, shown(None));
+            for language in Language::ALL {
+                ui.selectable_value(
+                    &mut settings.language,
+                    Some(language),
+                    shown(Some(language)),
+                );
+            }
+        });
 }

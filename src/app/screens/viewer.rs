@@ -5,6 +5,7 @@
 use super::Screen;
 use crate::app::analysis_view;
 use crate::app::board_view::{BoardMarks, board};
+use crate::app::i18n::t;
 use crate::app::log_viewer::{self, ViewedLog};
 use crate::app::status::AppStatus;
 use crate::app::widgets::{ERROR, counts_line};
@@ -30,10 +31,7 @@ impl ViewerScreen {
             (Some(bytes), _) => (file.name.clone(), log_viewer::view_log(bytes)),
             #[cfg(not(target_arch = "wasm32"))]
             (None, Some(path)) => (path.display().to_string(), log_viewer::open_log(path)),
-            _ => (
-                file.name.clone(),
-                Err("the dropped file could not be read".to_string()),
-            ),
+            _ => (file.name.clone(), Err(t!("viewer-unreadable"))),
         };
         ViewerScreen {
             path,
@@ -67,12 +65,12 @@ impl ViewerScreen {
         if let Some(job) = analysis.as_mut() {
             job.poll(ui.ctx());
         }
-        ui.heading("Match log");
+        ui.heading(t!("viewer-heading"));
         #[cfg(not(target_arch = "wasm32"))]
         ui.horizontal(|ui| {
-            ui.label("File:");
+            ui.label(t!("viewer-file"));
             ui.add(egui::TextEdit::singleline(path).desired_width(360.0));
-            if ui.button("Open").clicked() {
+            if ui.button(t!("home-open")).clicked() {
                 *log = Some(log_viewer::open_log(std::path::Path::new(path.trim())));
                 *step = 0;
                 *analysis = None;
@@ -80,14 +78,14 @@ impl ViewerScreen {
         });
         #[cfg(target_arch = "wasm32")]
         if !path.is_empty() {
-            ui.label(format!("File: {path}"));
+            ui.label(t!("viewer-file-named", path = path.as_str()));
         }
-        ui.label("Or drop a log file on this window.");
-        let mut back = ui.button("Back").clicked();
+        ui.label(t!("viewer-drop"));
+        let mut back = ui.button(t!("back")).clicked();
         match log {
             None => {}
             Some(Err(e)) => {
-                ui.colored_label(ERROR, format!("Does not verify: {e}"));
+                ui.colored_label(ERROR, t!("viewer-does-not-verify", why = e.as_str()));
             }
             Some(Ok(viewed)) => {
                 for line in &viewed.summary {
@@ -95,7 +93,7 @@ impl ViewerScreen {
                 }
                 match analysis.as_deref() {
                     None => {
-                        if !viewed.moves.is_empty() && ui.button("Analyse the game").clicked() {
+                        if !viewed.moves.is_empty() && ui.button(t!("analyse-game")).clicked() {
                             let positions = viewed.positions[..viewed.moves.len()].to_vec();
                             *analysis = Some(Box::new(analysis_view::AnalysisJob::start(
                                 viewed.rules,
@@ -113,14 +111,17 @@ impl ViewerScreen {
                 }
                 ui.horizontal(|ui| {
                     if ui
-                        .add_enabled(*step > 0, egui::Button::new("◀ Previous"))
+                        .add_enabled(*step > 0, egui::Button::new(t!("viewer-previous")))
                         .clicked()
                     {
                         *step -= 1;
                     }
-                    ui.label(format!("move {} of {}", *step, viewed.moves.len()));
+                    ui.label(t!("viewer-move-of", move = *step, of = viewed.moves.len()));
                     if ui
-                        .add_enabled(*step < viewed.moves.len(), egui::Button::new("Next ▶"))
+                        .add_enabled(
+                            *step < viewed.moves.len(),
+                            egui::Button::new(t!("viewer-next")),
+                        )
                         .clicked()
                     {
                         *step += 1;

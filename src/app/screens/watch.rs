@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::Screen;
 use crate::app::board_view::{BoardMarks, board};
+use crate::app::i18n::{ending, t};
 use crate::app::watch_game;
 use crate::app::widgets::{ERROR, counts_line};
 
@@ -23,14 +24,14 @@ impl WatchScreen {
     /// The *Watch* screen: a code, then the game as a spectator sees it.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<Screen> {
         let WatchScreen { code, error, game } = self;
-        ui.heading("Watch a game");
-        if ui.button("Back").clicked() {
+        ui.heading(t!("home-watch"));
+        if ui.button(t!("back")).clicked() {
             return Some(Screen::home());
         }
         let Some(watched) = game else {
-            ui.label("Paste the watch code a player shared (GAME_ID@SERVER):");
+            ui.label(t!("watch-paste"));
             let edit = ui.add(egui::TextEdit::singleline(code).desired_width(640.0));
-            let submit = ui.button("Watch").clicked()
+            let submit = ui.button(t!("watch-watch")).clicked()
                 || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
             if let Some(e) = error {
                 ui.colored_label(ERROR, e.as_str());
@@ -48,9 +49,9 @@ impl WatchScreen {
             }
             return None;
         };
-        ui.label(format!("Watching {}", watched.code()));
+        ui.label(t!("watch-watching", code = watched.code().to_string()));
         let snap = watched.snapshot();
-        ui.label(format!("Status: {}", snap.status));
+        ui.label(t!("net-status", status = snap.status.as_str()));
         if let Some(e) = &snap.error {
             ui.colored_label(ERROR, e);
         }
@@ -59,21 +60,21 @@ impl WatchScreen {
         };
         let name = |seat| {
             v.player(seat)
-                .map_or("(not yet known)".to_string(), |p| p.name.clone())
+                .map_or_else(|| t!("watch-unknown"), |p| p.name.clone())
         };
         match v.black_seat() {
             Some(black) => {
-                ui.label(format!("Black: {}", name(black)));
-                ui.label(format!("White: {}", name(black.other())));
+                ui.label(t!("watch-black", name = name(black)));
+                ui.label(t!("watch-white", name = name(black.other())));
             }
             None if v.coin_flip().is_some() => {
-                ui.label("The colours are being chosen (draw rule decided by lot).");
+                ui.label(t!("watch-choosing"));
             }
             None => {
-                ui.label(format!(
-                    "{} hosts; {} joins; the coin is not flipped yet",
-                    name(crate::match_log::Seat::Host),
-                    name(crate::match_log::Seat::Guest)
+                ui.label(t!(
+                    "watch-hosts",
+                    host = name(crate::match_log::Seat::Host),
+                    guest = name(crate::match_log::Seat::Guest)
                 ));
             }
         }
@@ -84,10 +85,10 @@ impl WatchScreen {
                     .last_timestamp()
                     .saturating_add(u64::from(v.deadline_secs()) * 1000);
                 let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
-                ui.label(format!(
-                    "{}'s clock: {} left",
-                    name(seat),
-                    humantime::format_duration(Duration::from_secs(left))
+                ui.label(t!(
+                    "watch-clock",
+                    name = name(seat),
+                    left = humantime::format_duration(Duration::from_secs(left)).to_string()
                 ));
                 ui.ctx().request_repaint_after(Duration::from_secs(1));
             }
@@ -95,8 +96,8 @@ impl WatchScreen {
         if let Some(end) = v.end() {
             let winner = end.outcome.winner.and_then(|c| v.seat_of(c)).map(name);
             ui.strong(match winner {
-                Some(w) => format!("Game over: {w} wins ({})", end.outcome.ending.describe()),
-                None => format!("Game over: a draw ({})", end.outcome.ending.describe()),
+                Some(w) => t!("watch-over-win", name = w, how = ending(end.outcome.ending)),
+                None => t!("watch-over-draw", how = ending(end.outcome.ending)),
             });
         }
         let moves: Vec<crate::engine::Square> = v.moves().iter().map(|m| m.square).collect();
