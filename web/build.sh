@@ -29,8 +29,11 @@ RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo" \
   cargo build -p reversi-web --bin reversi-web --target wasm32-unknown-unknown \
   --profile web --target-dir "$wasm_target"
 rm -rf web/dist
+# Without the function names (530 KB, 155 KB gzip, that only a debugger
+# reads; a panic's message does not need them).
 wasm-bindgen "$wasm_target"/wasm32-unknown-unknown/web/reversi-web.wasm \
-  --target web --no-typescript --out-name reversi --out-dir web/dist
+  --target web --no-typescript --out-name reversi --out-dir web/dist \
+  --remove-name-section
 # The evaluation's weights, which only the search worker fetches.
 cp src/search/pattern_weights.bin web/dist/
 # The Japanese font, which the page fetches only when Japanese is chosen

@@ -17,8 +17,8 @@ const EVERY: Duration = Duration::from_secs(2);
 pub struct WatchSnapshot {
     /// The verified game so far.
     pub verifier: Option<MatchVerifier>,
-    /// Progress in words.
-    pub status: String,
+    /// Progress.
+    pub status: WatchStatus,
     /// Why watching stopped, if it did.
     pub error: Option<String>,
 }
@@ -34,7 +34,7 @@ impl WatchGame {
     /// Starts following the game; `wake` asks the window to repaint.
     pub fn start(code: WatchCode, wake: impl Fn() + Send + 'static) -> WatchGame {
         let snapshot = Arc::new(Mutex::new(WatchSnapshot {
-            status: format!("asking {} for the game…", code.server),
+            status: WatchStatus::Asking(code.server.to_string()),
             ..WatchSnapshot::default()
         }));
         let stop = Arc::new(AtomicBool::new(false));
@@ -95,20 +95,20 @@ fn follow(code: WatchCode, shared: &Mutex<WatchSnapshot>, stop: &AtomicBool, wak
             Ok(_) => set(&|s| {
                 s.verifier = verifier.clone();
                 s.status = if ended {
-                    "game over".into()
+                    WatchStatus::Over
                 } else {
-                    "following the game".into()
+                    WatchStatus::Following
                 };
             }),
             Err(WatchError::Mailbox(e)) => {
-                set(&|s| s.status = format!("the mailbox is out of reach ({e}); trying again"))
+                set(&|s| s.status = WatchStatus::OutOfReach(e.to_string()))
             }
             // A game just begun may not have reached the mailbox yet.
             Err(WatchError::NotFound { .. })
                 if watcher.records().is_empty() && missing_for < APPEAR_WITHIN =>
             {
                 missing_for += EVERY;
-                set(&|s| s.status = "waiting for the game to reach the mailbox".into());
+                set(&|s| s.status = WatchStatus::NotYetThere);
             }
             Err(e) => {
                 let text = e.to_string();
@@ -127,6 +127,39 @@ fn follow(code: WatchCode, shared: &Mutex<WatchSnapshot>, stop: &AtomicBool, wak
                 return;
             }
             std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// How following a game goes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum WatchStatus {
+    /// Not started.
+    #[default]
+    Idle,
+    /// Asking this server for the game.
+    Asking(String),
+    /// The game is followed as it goes.
+    Following,
+    /// The game is over.
+    Over,
+    /// The mailbox did not answer (why, in English); trying again.
+    OutOfReach(String),
+    /// The game has not reached the mailbox yet.
+    NotYetThere,
+}
+
+impl WatchStatus {
+    /// The status in the player's language.
+    pub fn words(&self) -> String {
+        use super::i18n::t;
+        match self {
+            WatchStatus::Idle => String::new(),
+            WatchStatus::Asking(server) => t!("watch-asking", server = server.as_str()),
+            WatchStatus::Following => t!("watch-following"),
+            WatchStatus::Over => t!("net-game-over"),
+            WatchStatus::OutOfReach(why) => t!("watch-out-of-reach", why = why.as_str()),
+            WatchStatus::NotYetThere => t!("watch-not-yet-there"),
         }
     }
 }

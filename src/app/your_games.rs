@@ -142,7 +142,7 @@ pub fn time_left(game: &GameSummary) -> String {
         Some(secs) => {
             // Minutes are enough for a clock that runs for days.
             let rounded = if secs >= 3600 { secs / 60 * 60 } else { secs };
-            let time = humantime::format_duration(Duration::from_secs(rounded)).to_string();
+            let time = super::i18n::duration(rounded);
             super::i18n::t!("games-left", time = time)
         }
         None => String::new(),
@@ -204,6 +204,6 @@ mod tests {
         send(vec![game("a.log", false), game("b.log", false)]);
         assert!(list.poll().is_empty());
         assert!(!list.any_my_turn());
-        assert_eq!(time_left(&game("a.log", true)), "23h 53m left");
+        assert_eq!(time_left(&game("a.log", true)), "23 h 53 min left");
     }
 }

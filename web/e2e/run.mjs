@@ -184,6 +184,24 @@ function nativeOk(data, args) {
   return execFileSync(bin, ['--data-dir', data, ...args], { encoding: 'utf8' });
 }
 
+// A key pressed as a person presses it: egui moves the focus once a
+// frame, so two Tabs (or a Tab and the next keys typed) within one frame
+// would land on the same field. Waits two frames after the key.
+async function press(page, key) {
+  await page.keyboard.press(key);
+  await twoFrames(page);
+}
+
+// Text typed, then two frames (see `press`).
+async function typeText(page, text) {
+  await page.keyboard.type(text);
+  await twoFrames(page);
+}
+
+async function twoFrames(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 const scenarios = {
   // The player's key crosses between the desktop and the browser under a
   // passphrase, both ways, through the page's Settings (opened by #key).
@@ -196,10 +214,10 @@ const scenarios = {
     await page.locator('canvas').focus();
     // Exported from the page: typed into the focused passphrase field, the
     // second field, then Enter on the export button.
-    await page.keyboard.type(passphrase);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type(passphrase);
-    await page.keyboard.press('Tab');
+    await typeText(page, passphrase);
+    await press(page, 'Tab');
+    await typeText(page, passphrase);
+    await press(page, 'Tab');
     const sealing = Date.now();
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 60000 }),
@@ -222,13 +240,13 @@ const scenarios = {
     await page.goto(`${url}#key`);
     await until(page, 'the key panel again', (s) => s.screen === 'settings' && s.key, 30);
     await page.locator('canvas').focus();
-    await page.keyboard.type(passphrase);
-    await page.keyboard.press('Tab'); // the second field (left empty)
-    await page.keyboard.press('Tab'); // the text of the key
-    await page.keyboard.type(readFileSync(`${work}/from-desktop.txt`, 'utf8').trimEnd());
-    await page.keyboard.press('Tab'); // "replace the key here"
-    await page.keyboard.press('Space');
-    await page.keyboard.press('Tab'); // "Import the key"
+    await typeText(page, passphrase);
+    await press(page, 'Tab'); // the second field (left empty)
+    await press(page, 'Tab'); // the text of the key
+    await typeText(page, readFileSync(`${work}/from-desktop.txt`, 'utf8').trimEnd());
+    await press(page, 'Tab'); // "replace the key here"
+    await press(page, 'Space');
+    await press(page, 'Tab'); // "Import the key"
     await page.keyboard.press('Enter');
     const imported = await until(page, 'the import', (s) => s.key_said && s.key === other, 60)
       .catch(async (e) => { throw new Error(`${e.message}; ${JSON.stringify(await status(page))}`); });

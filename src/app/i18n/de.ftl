@@ -321,3 +321,28 @@ leaderboard-no-server = Die Bestenliste liegt auf einem Signalisierungsserver: T
 leaderboard-asking = Bestenliste wird abgefragt…
 leaderboard-failed = Bestenliste: { $why }
 
+
+## Regeln, Optionen und Dauern
+
+preset-othello = das moderne Spiel: gekreuzte Mitte vorgegeben, unbegrenzt Steine, Steine zählen
+preset-reversi = die Eröffnung von 1883: die ersten vier Steine frei in die Mitte; leere Felder gehen an den Sieger
+preset-classic = die Regeln der 1880er: freie Eröffnung, 32 Steine je Spieler, Steine zählen
+preset-ravensburger = der erste Spieler setzt zwei Mittelsteine und wählt einen gekreuzten oder parallelen Start
+preset-torus = Othello auf einem Brett, dessen Ränder ineinander übergehen
+option-preset = vorgegeben
+option-free = frei
+option-double = doppelt
+option-unlimited = unbegrenzt
+option-count = Steine
+option-empties = Leerfelder
+option-draw = Remis
+option-plane = Ebene
+option-torus = Torus
+unit-days = { $n } T
+unit-hours = { $n } Std.
+unit-minutes = { $n } Min.
+unit-seconds = { $n } s
+watch-asking = { $server } wird nach der Partie gefragt…
+watch-following = Partie wird verfolgt
+watch-out-of-reach = Der Briefkasten ist nicht erreichbar ({ $why }); neuer Versuch folgt
+watch-not-yet-there = Warten, bis die Partie im Briefkasten ankommt

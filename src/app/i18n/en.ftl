@@ -321,3 +321,28 @@ leaderboard-no-server = The leaderboard lives on a signaling server: set one abo
 leaderboard-asking = Asking the leaderboard…
 leaderboard-failed = The leaderboard: { $why }
 
+
+## Rules, options and durations
+
+preset-othello = the modern game: crossed centre preset, unlimited discs, disc count
+preset-reversi = the 1883 opening: first four discs placed freely in the centre; empty squares go to the winner
+preset-classic = the 1880s rules: free opening, 32 discs each, disc count
+preset-ravensburger = the first player places two centre discs, choosing a crossed or parallel start
+preset-torus = othello on a board whose edges wrap around
+option-preset = preset
+option-free = free
+option-double = double
+option-unlimited = unlimited
+option-count = count
+option-empties = empties
+option-draw = draw
+option-plane = plane
+option-torus = torus
+unit-days = { $n } d
+unit-hours = { $n } h
+unit-minutes = { $n } min
+unit-seconds = { $n } s
+watch-asking = asking { $server } for the game…
+watch-following = following the game
+watch-out-of-reach = the mailbox is out of reach ({ $why }); trying again
+watch-not-yet-there = waiting for the game to reach the mailbox

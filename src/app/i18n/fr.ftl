@@ -320,3 +320,28 @@ leaderboard-counted = Partie { $game } comptée dans le classement de { $server 
 leaderboard-no-server = Le classement se trouve sur un serveur de signalisation : indiquez-en un ci-dessus ({ $why }).
 leaderboard-asking = Interrogation du classement…
 leaderboard-failed = Classement : { $why }
+
+## Règles, options et durées
+
+preset-othello = le jeu moderne : centre croisé imposé, pions illimités, décompte des pions
+preset-reversi = l'ouverture de 1883 : les quatre premiers pions posés librement au centre ; les cases vides vont au gagnant
+preset-classic = les règles des années 1880 : ouverture libre, 32 pions chacun, décompte des pions
+preset-ravensburger = le premier joueur pose deux pions au centre, en croix ou en parallèle, à son choix
+preset-torus = l'othello sur un plateau dont les bords se rejoignent
+option-preset = imposée
+option-free = libre
+option-double = double
+option-unlimited = illimités
+option-count = pions
+option-empties = cases vides
+option-draw = nulle
+option-plane = plan
+option-torus = tore
+unit-days = { $n } j
+unit-hours = { $n } h
+unit-minutes = { $n } min
+unit-seconds = { $n } s
+watch-asking = demande de la partie à { $server }…
+watch-following = partie suivie
+watch-out-of-reach = la boîte aux lettres est injoignable ({ $why }) ; nouvel essai
+watch-not-yet-there = en attendant que la partie arrive dans la boîte aux lettres

@@ -317,3 +317,28 @@ leaderboard-counted = { $server } のランキングに記録されました：�
 leaderboard-no-server = ランキングはシグナリングサーバー上にあります：上で設定してください（{ $why }）。
 leaderboard-asking = ランキングに問い合わせ中…
 leaderboard-failed = ランキング：{ $why }
+
+## ルール、オプション、時間
+
+preset-othello = 現代の対局：中央は交差配置、石は無制限、石数で勝敗
+preset-reversi = 1883年の開始：最初の4石は中央に自由に置く。空きマスは勝者のもの
+preset-classic = 1880年代のルール：自由な開始、各32石、石数で勝敗
+preset-ravensburger = 先手が中央に2石を置き、交差か平行の開始を選ぶ
+preset-torus = 盤の端がつながったオセロ
+option-preset = 既定
+option-free = 自由
+option-double = 二重
+option-unlimited = 無制限
+option-count = 石数
+option-empties = 空きマス
+option-draw = 引き分け
+option-plane = 平面
+option-torus = トーラス
+unit-days = { $n }日
+unit-hours = { $n }時間
+unit-minutes = { $n }分
+unit-seconds = { $n }秒
+watch-asking = { $server } に対局を問い合わせています…
+watch-following = 対局を観戦中
+watch-out-of-reach = 郵便受けに届きません（{ $why }）。再試行します
+watch-not-yet-there = 対局が郵便受けに届くのを待っています

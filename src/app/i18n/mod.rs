@@ -12,7 +12,7 @@ use std::cell::{Cell, RefCell};
 use fluent_bundle::{FluentArgs, FluentBundle, FluentResource, FluentValue};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Color, Ending, Outcome};
+use crate::engine::{Color, Ending, Outcome, Preset};
 
 /// A language the app speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -203,6 +203,59 @@ pub fn outcome(outcome: &Outcome) -> String {
         ),
         None => t!("outcome-draw", black = black, white = white, how = how),
     }
+}
+
+/// What a rules preset stands for, in one line.
+pub fn preset_summary(preset: Preset) -> String {
+    match preset {
+        Preset::Othello => t!("preset-othello"),
+        Preset::Reversi => t!("preset-reversi"),
+        Preset::Classic => t!("preset-classic"),
+        Preset::Ravensburger => t!("preset-ravensburger"),
+        Preset::Torus => t!("preset-torus"),
+    }
+}
+
+/// A rule option's value as the custom-rules editor shows it (the value
+/// itself, as the command line spells it, when it is a number).
+pub fn option_value(value: &str) -> String {
+    match value {
+        "preset" => t!("option-preset"),
+        "free" => t!("option-free"),
+        "double" => t!("option-double"),
+        "unlimited" => t!("option-unlimited"),
+        "count" => t!("option-count"),
+        "empties" => t!("option-empties"),
+        "draw" => t!("option-draw"),
+        "black" => t!("color-black-lower"),
+        "white" => t!("color-white-lower"),
+        "plane" => t!("option-plane"),
+        "torus" => t!("option-torus"),
+        other => other.to_string(),
+    }
+}
+
+/// A time left, in its two largest units (`2 d 3 h`, `5 min 10 s`).
+pub fn duration(secs: u64) -> String {
+    let units = [(86_400, "d"), (3_600, "h"), (60, "min"), (1, "s")];
+    let mut parts = Vec::new();
+    let mut left = secs;
+    for (size, unit) in units {
+        let n = left / size;
+        left %= size;
+        if (n > 0 || (size == 1 && parts.is_empty())) && parts.len() < 2 {
+            parts.push(match unit {
+                "d" => t!("unit-days", n = n),
+                "h" => t!("unit-hours", n = n),
+                "min" => t!("unit-minutes", n = n),
+                _ => t!("unit-seconds", n = n),
+            });
+        } else if !parts.is_empty() {
+            // Two units at most, and adjacent ones: 2 d 0 h is 2 d.
+            break;
+        }
+    }
+    parts.join(" ")
 }
 
 /// The computer's level's name (`Novice` … `Champion`).

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::Screen;
 use super::join::JoinScreen;
-use crate::app::i18n::{level_name, t};
+use crate::app::i18n::{level_name, option_value, preset_summary, t};
 use crate::app::network_game::NetStart;
 use crate::app::settings::{ColorChoice, Settings, rules_from_strings};
 use crate::app::shared::Shared;
@@ -71,12 +71,12 @@ impl HomeScreen {
                                     preset.name().to_string(),
                                     preset.name(),
                                 )
-                                .on_hover_text(preset.summary());
+                                .on_hover_text(preset_summary(preset));
                             }
                         });
                 });
                 if let Ok(preset) = settings.preset.parse::<Preset>() {
-                    ui.small(preset.summary());
+                    ui.small(preset_summary(preset));
                 }
                 custom_rules(settings, ui);
             });
@@ -211,7 +211,11 @@ fn custom_rules(settings: &mut Settings, ui: &mut egui::Ui) {
             ui.label(label);
             ui.horizontal(|ui| {
                 for value in values {
-                    ui.selectable_value(&mut settings.options[i], value.to_string(), *value);
+                    ui.selectable_value(
+                        &mut settings.options[i],
+                        value.to_string(),
+                        option_value(value),
+                    );
                 }
             });
             ui.end_row();

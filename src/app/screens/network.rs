@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::{Screen, ViewerScreen};
 use crate::app::game_screen::{GameFrame, GameInput, GameView, Part, PlayerLine, game_screen};
-use crate::app::i18n::{color_name, t};
+use crate::app::i18n::{color_name, duration, t};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::app::leaderboard_job;
 #[cfg(not(target_arch = "wasm32"))]
@@ -204,7 +204,7 @@ impl NetworkScreen {
                 }
                 if let Some((mine, at)) = snap.deadline.filter(|_| snap.outcome.is_none()) {
                     let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
-                    let left = humantime::format_duration(Duration::from_secs(left)).to_string();
+                    let left = duration(left);
                     ui.label(if mine {
                         t!("net-your-clock", left = left)
                     } else {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::Screen;
 use crate::app::board_view::{BoardMarks, board};
-use crate::app::i18n::{ending, t};
+use crate::app::i18n::{duration, ending, t};
 use crate::app::watch_game;
 use crate::app::widgets::{ERROR, counts_line};
 
@@ -51,7 +51,7 @@ impl WatchScreen {
         };
         ui.label(t!("watch-watching", code = watched.code().to_string()));
         let snap = watched.snapshot();
-        ui.label(t!("net-status", status = snap.status.as_str()));
+        ui.label(t!("net-status", status = snap.status.words()));
         if let Some(e) = &snap.error {
             ui.colored_label(ERROR, e);
         }
@@ -85,11 +85,7 @@ impl WatchScreen {
                     .last_timestamp()
                     .saturating_add(u64::from(v.deadline_secs()) * 1000);
                 let left = at.saturating_sub(crate::platform::now_ms()) / 1000;
-                ui.label(t!(
-                    "watch-clock",
-                    name = name(seat),
-                    left = humantime::format_duration(Duration::from_secs(left)).to_string()
-                ));
+                ui.label(t!("watch-clock", name = name(seat), left = duration(left)));
                 ui.ctx().request_repaint_after(Duration::from_secs(1));
             }
         }
