@@ -116,7 +116,11 @@ fn a_duration_reads_in_its_two_largest_units() {
     assert_eq!(duration(42), "42 s");
     assert_eq!(duration(5 * 60 + 10), "5 min 10 s");
     assert_eq!(duration(23 * 3600 + 53 * 60 + 7), "23 h 53 min");
-    assert_eq!(duration(2 * 86_400 + 30), "2 d", "no hours: the seconds are dropped");
+    assert_eq!(
+        duration(2 * 86_400 + 30),
+        "2 d",
+        "no hours: the seconds are dropped"
+    );
     assert_eq!(duration(86_400 + 3 * 3600), "1 d 3 h");
     set_language(Language::Japanese);
     assert_eq!(duration(86_400 + 3 * 3600), "1日 3時間");

@@ -7,113 +7,23 @@
 //! game shows (the computer's level and hints; the room, the opponent,
 //! the clocks) it adds at four places.
 
+mod end_banner;
+mod moves;
+mod notice;
+
 use std::time::Duration;
 
+use end_banner::{banner_tab, end_banner};
+use moves::{History, looking_back_bar, move_list, step_with_keys};
+pub use notice::Notice;
+use notice::notices;
+
 use super::board_view::{BoardClick, BoardMarks, board_at};
-use super::i18n::{color_name, color_word, ending, t};
+use super::i18n::{color_name, color_word, t};
 use super::widgets::{ERROR, narrow};
-use crate::engine::{Bitboard, Color, Outcome, PlayError, Position, Square, format_transcript};
+use crate::engine::{Bitboard, Color, Outcome, PlayError, Position, Square};
 use crate::platform::sound::Sound;
 use crate::search::Score;
-
-/// Something that happened, for the player; its words are made when it
-/// is shown, in the player's language.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Notice {
-    /// A player had no legal move (or no discs left) and was skipped.
-    Skipped {
-        /// Whether it was the person (`Some(true)`) or the computer
-        /// (`Some(false)`); `None` says only the colour.
-        who: Option<bool>,
-        /// The colour skipped.
-        color: Color,
-        /// Whether it had no discs left rather than no legal move.
-        no_discs: bool,
-    },
-    /// The coin has settled the colours.
-    ColoursSettled(Color),
-    /// A choice under the draw rule decided by lot.
-    Chose {
-        /// Whether the person chose.
-        mine: bool,
-        /// Which colour wins an equal count (else: the colour to play).
-        tie_winner: bool,
-        /// The colour chosen.
-        color: Color,
-    },
-    /// A message from the opponent was refused (the reason in English).
-    Rejected(String),
-    /// The opponent refused one of ours.
-    PeerRejected(String),
-    /// A move of the person's was not played.
-    MoveRefused(String),
-    /// The game stopped for this reason.
-    Halted(String),
-    /// The opponent proposes a rematch.
-    RematchOffered,
-}
-
-impl Notice {
-    /// Whether something went wrong (shown in red; the rest is plain).
-    pub fn problem(&self) -> bool {
-        matches!(
-            self,
-            Notice::Rejected(_)
-                | Notice::PeerRejected(_)
-                | Notice::MoveRefused(_)
-                | Notice::Halted(_)
-        )
-    }
-
-    /// What happened, in a sentence of the player's language.
-    pub fn text(&self) -> String {
-        match self {
-            Notice::Skipped {
-                who,
-                color,
-                no_discs,
-            } => {
-                let color = color_word(*color);
-                match (who, no_discs) {
-                    (Some(true), false) => t!("notice-you-no-move", color = color),
-                    (Some(true), true) => t!("notice-you-no-discs", color = color),
-                    (Some(false), false) => t!("notice-computer-no-move", color = color),
-                    (Some(false), true) => t!("notice-computer-no-discs", color = color),
-                    (None, _) => t!("notice-skipped", color = color_name_of(color)),
-                }
-            }
-            Notice::ColoursSettled(color) => {
-                t!("notice-colours-settled", color = color_word(*color))
-            }
-            Notice::Chose {
-                mine,
-                tie_winner,
-                color,
-            } => {
-                let color = color_word(*color);
-                match (mine, tie_winner) {
-                    (true, true) => t!("notice-you-chose-tie", color = color),
-                    (true, false) => t!("notice-you-chose-color", color = color),
-                    (false, true) => t!("notice-they-chose-tie", color = color),
-                    (false, false) => t!("notice-they-chose-color", color = color),
-                }
-            }
-            Notice::Rejected(why) => t!("notice-rejected", why = why.as_str()),
-            Notice::PeerRejected(why) => t!("notice-peer-rejected", why = why.as_str()),
-            Notice::MoveRefused(why) => t!("notice-move-refused", why = why.as_str()),
-            Notice::Halted(why) => t!("notice-halted", why = why.as_str()),
-            Notice::RematchOffered => t!("notice-rematch-offered"),
-        }
-    }
-}
-
-/// A colour's word capitalised to start a sentence.
-fn color_name_of(word: String) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-}
 
 /// One player's line in the panel.
 #[derive(Debug, Clone, Default)]
@@ -201,9 +111,6 @@ pub(super) struct GameView {
     /// drawn (for the sounds of what changed since).
     heard: Option<(usize, bool)>,
 }
-
-/// Notices shown at once.
-const NOTICES_SHOWN: usize = 3;
 
 /// A control's size a mouse and a thumb both find.
 const BUTTON: egui::Vec2 = egui::vec2(120.0, 36.0);
@@ -380,94 +287,6 @@ impl GameView {
     }
 }
 
-/// The game's positions and its moves as the list shows them.
-#[derive(Default)]
-struct History {
-    /// The position before the first move, then after each move.
-    positions: Vec<Position>,
-    /// Each move with its colour, and each pass (`None`) where the rules
-    /// skipped a player.
-    entries: Vec<(Color, Option<Square>, usize)>,
-}
-
-impl History {
-    fn replay(start: Position, moves: &[Square]) -> History {
-        let mut positions = vec![start];
-        let mut entries = Vec::new();
-        let mut position = start;
-        for (i, &square) in moves.iter().enumerate() {
-            let Ok(report) = position.play_with_report(square) else {
-                break;
-            };
-            entries.push((report.mover, Some(square), i + 1));
-            if let Some(skipped) = report.skipped {
-                entries.push((skipped, None, i + 1));
-            }
-            position = report.position;
-            positions.push(position);
-        }
-        History { positions, entries }
-    }
-}
-
-/// Left and right step through the moves, Home and End go to the start
-/// and back to the game, Escape returns to it. (The game screens have no
-/// text field for the keys to go to.)
-fn step_with_keys(ctx: &egui::Context, view: &mut GameView, live: usize) {
-    if live == 0 {
-        return;
-    }
-    let (left, right, home, back) = ctx.input(|i| {
-        (
-            i.key_pressed(egui::Key::ArrowLeft),
-            i.key_pressed(egui::Key::ArrowRight),
-            i.key_pressed(egui::Key::Home),
-            i.key_pressed(egui::Key::End) || i.key_pressed(egui::Key::Escape),
-        )
-    });
-    let at = view.viewing.unwrap_or(live);
-    let to = if back {
-        live
-    } else if home {
-        0
-    } else if left {
-        at.saturating_sub(1)
-    } else if right {
-        (at + 1).min(live)
-    } else {
-        return;
-    };
-    view.viewing = (to < live).then_some(to);
-}
-
-/// Above the board while looking back: where, and the way back.
-fn looking_back_bar(ui: &mut egui::Ui, view: &mut GameView, k: usize, live: usize) {
-    ui.horizontal(|ui| {
-        if ui
-            .add_enabled(
-                k > 0,
-                egui::Button::new("◀").min_size(egui::vec2(44.0, 36.0)),
-            )
-            .clicked()
-        {
-            view.viewing = Some(k - 1);
-        }
-        if ui
-            .add(egui::Button::new("▶").min_size(egui::vec2(44.0, 36.0)))
-            .clicked()
-        {
-            view.viewing = (k + 1 < live).then_some(k + 1);
-        }
-        ui.strong(t!("game-looking-back", move = k, of = live));
-        if ui
-            .add(egui::Button::new(t!("game-back-to-game")).min_size(BUTTON))
-            .clicked()
-        {
-            view.viewing = None;
-        }
-    });
-}
-
 /// A line per player: their disc, name and count, the one to move marked.
 fn player_lines(ui: &mut egui::Ui, frame: &GameFrame, position: &Position) {
     let counts = position.counts();
@@ -571,155 +390,6 @@ fn turn_line(ui: &mut egui::Ui, frame: &GameFrame, position: &Position) {
     }
 }
 
-/// The latest notices, each once, oldest first.
-fn latest_once(notices: &[Notice]) -> Vec<&Notice> {
-    let mut shown: Vec<&Notice> = Vec::new();
-    for notice in notices.iter().rev() {
-        if shown.len() == NOTICES_SHOWN {
-            break;
-        }
-        if !shown.contains(&notice) {
-            shown.push(notice);
-        }
-    }
-    shown.reverse();
-    shown
-}
-
-/// The latest notices, each once; problems in red, the rest plain.
-fn notices(ui: &mut egui::Ui, notices: &[Notice]) {
-    for notice in latest_once(notices) {
-        if notice.problem() {
-            ui.colored_label(ERROR, notice.text());
-        } else {
-            ui.label(notice.text());
-        }
-    }
-}
-
-/// The moves, numbered, Black and White side by side, passes shown; a
-/// click on one shows the position after it.
-fn move_list(ui: &mut egui::Ui, history: &History, view: &mut GameView) {
-    ui.horizontal(|ui| {
-        ui.strong(t!("game-moves"));
-        if ui.small_button(t!("game-copy")).clicked() {
-            let moves: Vec<Square> = history.entries.iter().filter_map(|e| e.1).collect();
-            ui.ctx().copy_text(format_transcript(&moves));
-        }
-    });
-    // A move (or a pass) and the number of moves after it, per colour.
-    type Cell = Option<(Option<Square>, usize)>;
-    let mut rows: Vec<[Cell; 2]> = Vec::new();
-    for &(color, square, after) in &history.entries {
-        let column = usize::from(color == Color::White);
-        match rows.last_mut() {
-            Some(row) if column == 1 && row[1].is_none() => row[1] = Some((square, after)),
-            _ => {
-                let mut row = [None, None];
-                row[column] = Some((square, after));
-                rows.push(row);
-            }
-        }
-    }
-    egui::ScrollArea::vertical()
-        .max_height(if narrow(ui.ctx()) { 120.0 } else { 220.0 })
-        .stick_to_bottom(true)
-        .show(ui, |ui| {
-            egui::Grid::new("moves")
-                .num_columns(3)
-                .striped(true)
-                .show(ui, |ui| {
-                    for (n, row) in rows.iter().enumerate() {
-                        ui.label(format!("{}.", n + 1));
-                        for cell in row {
-                            match cell {
-                                Some((Some(square), after)) => {
-                                    let selected = view.viewing == Some(*after);
-                                    if ui.selectable_label(selected, square.to_string()).clicked() {
-                                        view.viewing = Some(*after);
-                                    }
-                                }
-                                Some((None, _)) => {
-                                    ui.weak(t!("game-pass"));
-                                }
-                                None => {
-                                    ui.label("");
-                                }
-                            }
-                        }
-                        ui.end_row();
-                    }
-                });
-        });
-}
-
-/// Where the button that shows the put-aside banner goes.
-fn banner_tab(board: egui::Rect) -> egui::Rect {
-    egui::Rect::from_center_size(
-        egui::pos2(board.center().x, board.max.y - 30.0),
-        egui::vec2(160.0, 36.0),
-    )
-}
-
-/// The result over the board: who won, the score, how it ended, and what
-/// to do next. Returns Home when that is chosen.
-fn end_banner(
-    ui: &mut egui::Ui,
-    board: egui::Rect,
-    outcome: &Outcome,
-    frame: &GameFrame,
-    view: &mut GameView,
-    extra: &mut dyn FnMut(&mut egui::Ui, Part),
-) -> Option<GameInput> {
-    let verdict = match (outcome.winner, frame.me) {
-        (None, _) => t!("end-draw"),
-        (Some(w), Some(m)) if w == m => t!("end-you-win"),
-        (Some(_), Some(_)) => t!("end-you-lose"),
-        (Some(w), None) => t!("end-wins", color = color_name(w)),
-    };
-    let width = (board.width() * 0.86).min(420.0);
-    let area = egui::Rect::from_center_size(board.center(), egui::vec2(width, board.height()));
-    let mut input = None;
-    let mut child = ui.new_child(
-        egui::UiBuilder::new()
-            .max_rect(area)
-            .layout(egui::Layout::top_down(egui::Align::Center)),
-    );
-    child.add_space((board.height() * 0.22).max(8.0));
-    egui::Frame::popup(child.style())
-        .inner_margin(egui::Margin::same(16))
-        .corner_radius(10.0)
-        .show(&mut child, |ui| {
-            ui.set_width(width - 32.0);
-            ui.vertical_centered(|ui| {
-                ui.label(egui::RichText::new(&verdict).size(34.0).strong());
-                ui.label(
-                    egui::RichText::new(t!(
-                        "end-score",
-                        black = outcome.score.black,
-                        white = outcome.score.white
-                    ))
-                    .size(22.0),
-                );
-                ui.label(ending(outcome.ending));
-                ui.add_space(8.0);
-                ui.horizontal_wrapped(|ui| {
-                    extra(ui, Part::End);
-                    if ui.button(t!("end-copy-transcript")).clicked() {
-                        ui.ctx().copy_text(format_transcript(&frame.moves));
-                    }
-                    if ui.button(t!("end-see-board")).clicked() {
-                        view.banner_hidden = true;
-                    }
-                    if ui.button(t!("game-home")).clicked() {
-                        input = Some(GameInput::Home);
-                    }
-                });
-            });
-        });
-    input
-}
-
 /// Squares typed on the keyboard (`f5`), the last two characters kept.
 #[derive(Default)]
 struct TypedSquare(String);
@@ -811,35 +481,7 @@ fn resign_buttons(ui: &mut egui::Ui, confirming: &mut bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{RuleOptions, Rules, Setup, parse_transcript};
-
-    #[test]
-    fn the_history_pairs_moves_by_colour_and_shows_a_pass() {
-        // White's lone disc on each edge row cannot be flanked back:
-        // after c1 White has no move and is skipped.
-        let cells = format!("XO{}XO{}", ".".repeat(54), ".".repeat(6));
-        let setup: Setup = format!("{cells} X").parse().unwrap();
-        let rules = Rules::new(RuleOptions::default(), setup).unwrap();
-        let moves = parse_transcript("c1c8").unwrap();
-        let history = History::replay(rules.start_position(), &moves);
-        let sq = |s: &str| s.parse::<Square>().ok();
-        assert_eq!(
-            history.entries,
-            vec![
-                (Color::Black, sq("c1"), 1),
-                (Color::White, None, 1),
-                (Color::Black, sq("c8"), 2),
-            ]
-        );
-        assert_eq!(history.positions.len(), 3);
-        let opening = parse_transcript("f5d6c3").unwrap();
-        let history = History::replay(
-            Rules::preset(crate::engine::Preset::Othello).start_position(),
-            &opening,
-        );
-        let colors: Vec<Color> = history.entries.iter().map(|e| e.0).collect();
-        assert_eq!(colors, [Color::Black, Color::White, Color::Black]);
-    }
+    use crate::engine::{Rules, parse_transcript};
 
     fn frame(position: Position, moves: &[Square], outcome: Option<Outcome>) -> GameFrame {
         GameFrame {
@@ -898,30 +540,5 @@ mod tests {
         quiet.news(&silent, None);
         silent.moves = f5.clone();
         assert_eq!(quiet.news(&silent, Some(Color::Black)), None);
-    }
-
-    #[test]
-    fn a_notice_repeated_is_shown_once_and_only_the_latest_few() {
-        let pass = Notice::Skipped {
-            who: Some(true),
-            color: Color::Black,
-            no_discs: false,
-        };
-        let refused = Notice::Rejected("a bad signature".into());
-        let all = vec![
-            Notice::RematchOffered,
-            pass.clone(),
-            pass.clone(),
-            refused.clone(),
-            pass.clone(),
-            Notice::ColoursSettled(Color::White),
-        ];
-        // Each where it last happened.
-        assert_eq!(
-            latest_once(&all),
-            [&refused, &pass, &Notice::ColoursSettled(Color::White)]
-        );
-        assert!(refused.problem() && !pass.problem());
-        assert_eq!(pass.text(), "You have no legal move: black is skipped.");
     }
 }
