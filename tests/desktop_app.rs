@@ -31,6 +31,24 @@ fn shows_score(harness: &Harness<'_, ReversiApp>, black: u8, white: u8) -> bool 
         && harness.query_by_label(&format!("White: {white}")).is_some()
 }
 
+/// The app on a phone held upright (390×844 points).
+fn phone(dir: TempDir) -> Harness<'static, ReversiApp> {
+    Harness::builder()
+        .with_size([390.0, 844.0])
+        .wgpu()
+        .build_eframe(move |_| {
+            ReversiApp::with_settings(light())
+                .with_data_dir(dir.0.clone(), "127.0.0.1:0".parse().unwrap())
+        })
+}
+
+/// From Home, a game against the computer with the settings' rules.
+fn play_the_computer(harness: &mut Harness<'_, ReversiApp>) {
+    harness.run();
+    harness.get_by_label("Play the computer").click();
+    harness.run();
+}
+
 /// Steps the app until `done` holds (threads report asynchronously).
 fn wait_for(
     harness: &mut Harness<'_, ReversiApp>,
@@ -113,9 +131,7 @@ fn the_hint_button_names_a_legal_move_with_its_score() {
     let _cpu = CPU_HEAVY.lock().unwrap_or_else(|e| e.into_inner());
     let dir = TempDir::new("hint");
     let mut harness = app(&dir, light());
-    harness.run();
-    harness.get_by_label("Play the computer").click();
-    harness.run();
+    play_the_computer(&mut harness);
     harness.get_by_label("Hint").click();
     wait_for(&mut harness, "the hint", |h| {
         h.query_by_label_contains("Hint: ").is_some()
@@ -257,9 +273,7 @@ fn the_computer_waits_for_the_pace_before_its_reply_appears() {
             ..light()
         },
     );
-    harness.run();
-    harness.get_by_label("Play the computer").click();
-    harness.run();
+    play_the_computer(&mut harness);
     let played = Instant::now();
     harness.get_by_role_and_label(Role::Button, "f5").click();
     harness.step();
@@ -284,9 +298,7 @@ fn the_computer_waits_for_the_pace_before_its_reply_appears() {
 fn the_move_list_looks_back_and_the_game_goes_on() {
     let dir = TempDir::new("look-back");
     let mut harness = app(&dir, light());
-    harness.run();
-    harness.get_by_label("Play the computer").click();
-    harness.run();
+    play_the_computer(&mut harness);
     harness.get_by_role_and_label(Role::Button, "f5").click();
     wait_for(&mut harness, "the computer's reply", |h| {
         let status = h.state().status();
@@ -337,16 +349,8 @@ fn the_move_list_looks_back_and_the_game_goes_on() {
 #[test]
 fn the_end_of_a_game_is_a_banner_with_its_actions_in_reach_on_a_phone() {
     let dir = TempDir::new("end-banner");
-    let mut harness = Harness::builder()
-        .with_size([390.0, 844.0])
-        .wgpu()
-        .build_eframe(move |_| {
-            ReversiApp::with_settings(light())
-                .with_data_dir(dir.0.clone(), "127.0.0.1:0".parse().unwrap())
-        });
-    harness.run();
-    harness.get_by_label("Play the computer").click();
-    harness.run();
+    let mut harness = phone(dir);
+    play_the_computer(&mut harness);
     harness.get_by_label("Resign").click();
     harness.run();
     harness.get_by_label("Yes, resign").click();
@@ -721,13 +725,7 @@ fn a_link_starts_a_game_against_the_computer_and_a_bad_link_says_why() {
 #[test]
 fn on_a_phone_held_upright_the_board_fills_the_width_and_controls_fit_a_finger() {
     let dir = TempDir::new("phone");
-    let mut harness = Harness::builder()
-        .with_size([390.0, 844.0])
-        .wgpu()
-        .build_eframe(move |_| {
-            ReversiApp::with_settings(light())
-                .with_data_dir(dir.0.clone(), "127.0.0.1:0".parse().unwrap())
-        });
+    let mut harness = phone(dir);
     harness.run();
     // Home's two cards, one above the other, each within the screen.
     let play = harness.get_by_label("Play the computer").rect();
