@@ -2,7 +2,7 @@
 //! Japanese, the languages of the sources of the rules this game plays —
 //! with Project Fluent (`*.ftl` beside this file, one per language). The
 //! window draws on one thread, so the language in force is kept there
-//! ([`set_language`], once a frame from the settings) and [`t!`] looks
+//! ([`set_language`], once a frame from the settings) and `t!` looks
 //! words up without every drawing function carrying a translator. A
 //! message missing in one language falls back to English (a test keeps
 //! the four files in step).
@@ -92,12 +92,12 @@ thread_local! {
         const { RefCell::new(Vec::new()) };
 }
 
-/// Makes `language` the one [`t!`] uses on this thread.
+/// Makes `language` the one `t!` uses on this thread.
 pub fn set_language(language: Language) {
     CURRENT.with(|c| c.set(language));
 }
 
-/// The language [`t!`] uses on this thread.
+/// The language `t!` uses on this thread.
 pub fn language() -> Language {
     CURRENT.with(Cell::get)
 }
