@@ -903,7 +903,9 @@ fn two_app_instances_play_a_short_game_through_a_real_signaling_server() {
     let log_b = std::fs::read(b.log.unwrap()).unwrap();
     assert_eq!(log_a, log_b, "both windows wrote the same signed log");
     wait_for(&mut host, "the result", |h| {
-        h.query_by_label_contains("wins").is_some() || h.query_by_label("Draw").is_some()
+        ["You win", "You lose", "Draw"]
+            .iter()
+            .any(|verdict| h.query_by_label(verdict).is_some())
     });
     // A rematch: Ann proposes, Ben waits, is asked and accepts; a new game
     // with the same rules begins, its genesis naming the first game.
