@@ -5,6 +5,7 @@
 
 use egui::{Color32, Pos2, Sense, Stroke, Vec2};
 
+use super::board_view::signed_score;
 use super::i18n::{color_word, t};
 use crate::analysis::{Mark, MoveAnalysis};
 use crate::engine::{Position, Rules, Square};
@@ -213,8 +214,8 @@ pub fn graph(ui: &mut egui::Ui, job: &AnalysisJob, selected: Option<usize>) -> O
 /// The words for one analysed move.
 pub fn describe(m: &MoveAnalysis) -> String {
     let text = |s: Score| match s {
-        Score::Exact(v) => t!("analysis-exact", value = format!("{v:+}")),
-        Score::Estimate(v) => format!("{:+.1}", f64::from(v) / 100.0),
+        Score::Exact(_) => t!("analysis-exact", value = signed_score(s)),
+        Score::Estimate(_) => signed_score(s),
     };
     let mark = m
         .mark

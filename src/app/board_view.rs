@@ -203,7 +203,7 @@ pub fn board_at(
         painter.text(
             centre + Vec2::new(0.0, cell * 0.3),
             egui::Align2::CENTER_CENTER,
-            short_score(score),
+            signed_score(score),
             egui::FontId::proportional((cell * 0.24).max(10.0)),
             HINT,
         );
@@ -235,8 +235,9 @@ fn centre_of(rect: Rect, cell: f32, square: Square) -> Pos2 {
         )
 }
 
-/// A score in a few characters: `+4`, `−12.5`.
-fn short_score(score: Score) -> String {
+/// A score in a few characters, in discs: `+4` (exact), `-12.5` (an
+/// estimate, to a tenth).
+pub(super) fn signed_score(score: Score) -> String {
     match score {
         Score::Exact(v) => format!("{v:+}"),
         Score::Estimate(v) => format!("{:+.1}", f64::from(v) / 100.0),
@@ -355,7 +356,7 @@ mod tests {
 
     #[test]
     fn a_hint_reads_as_a_short_signed_number() {
-        assert_eq!(short_score(Score::Exact(4)), "+4");
-        assert_eq!(short_score(Score::Estimate(-1250)), "-12.5");
+        assert_eq!(signed_score(Score::Exact(4)), "+4");
+        assert_eq!(signed_score(Score::Estimate(-1250)), "-12.5");
     }
 }

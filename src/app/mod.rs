@@ -225,7 +225,7 @@ impl eframe::App for ReversiApp {
         }
         let next = self.screen.ui(ctx, &mut self.shared);
         self.go(next);
-        let my_turn = self.status().my_turn;
+        let my_turn = self.screen.my_turn();
         self.shared.show_title(ctx, my_turn);
     }
 

@@ -182,6 +182,15 @@ impl NetworkGame {
         }
     }
 
+    /// Whether a move of this side's is awaited (without copying the
+    /// whole snapshot, for a check made every frame).
+    pub fn my_turn(&self) -> bool {
+        self.snapshot
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .my_turn
+    }
+
     /// What to show now.
     pub fn snapshot(&self) -> NetSnapshot {
         self.snapshot

@@ -67,6 +67,11 @@ impl Shared {
         }
     }
 
+    /// The system's (or the browser's) language, as read at the start.
+    pub fn system_language(&self) -> Language {
+        self.system_language
+    }
+
     /// The language the app speaks: the one chosen, or the system's.
     pub fn language(&self) -> Language {
         self.settings.language.unwrap_or(self.system_language)

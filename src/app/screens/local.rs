@@ -2,7 +2,7 @@
 //! the computer's thinking and hints in its panel.
 
 use super::{Screen, ViewerScreen};
-use crate::app::board_view::flips_duration;
+use crate::app::board_view::{flips_duration, signed_score};
 use crate::app::game_screen::{self, GameInput, GameView, Part, PlayerLine};
 use crate::app::i18n::{color_word, level_name, t};
 use crate::app::local_game::LocalGame;
@@ -103,15 +103,12 @@ impl LocalScreen {
                     if outcome.is_none() && game.human_to_move() {
                         if let Some(hint) = game.current_hint() {
                             let square = hint.best.to_string();
+                            let value = signed_score(hint.score);
                             ui.label(match hint.score {
-                                Score::Exact(v) => {
-                                    t!("hint-exact", square = square, value = format!("{v:+}"))
+                                Score::Exact(_) => t!("hint-exact", square = square, value = value),
+                                Score::Estimate(_) => {
+                                    t!("hint-estimate", square = square, value = value)
                                 }
-                                Score::Estimate(v) => t!(
-                                    "hint-estimate",
-                                    square = square,
-                                    value = format!("{:+.1}", f64::from(v) / 100.0)
-                                ),
                             });
                         } else if game.hint_pending() {
                             ui.label(t!("hint-looking"));
@@ -172,6 +169,11 @@ impl LocalScreen {
         })
     }
 
+    /// Whether the game waits for the player's move.
+    pub fn my_turn(&self) -> bool {
+        self.game.outcome().is_none() && self.game.human_to_move()
+    }
+
     /// The game's part of the status.
     pub fn status(&self, status: &mut AppStatus) {
         let game = &self.game;
@@ -181,7 +183,7 @@ impl LocalScreen {
         status.to_move = game.position.to_move().map(Color::name);
         status.over = outcome.is_some();
         status.result = outcome.as_ref().map(crate::match_log::export::outcome_json);
-        status.my_turn = outcome.is_none() && game.human_to_move();
+        status.my_turn = self.my_turn();
         if status.my_turn {
             status.legal = game
                 .position

@@ -85,6 +85,15 @@ impl Screen {
             .inner
     }
 
+    /// Whether a game on screen waits for the player's move.
+    pub fn my_turn(&self) -> bool {
+        match self {
+            Screen::Local(screen) => screen.my_turn(),
+            Screen::Network(screen) => screen.my_turn(),
+            _ => false,
+        }
+    }
+
     /// Where the app stands, for tests and assistive tools.
     pub fn status(&self, status: &mut AppStatus) {
         match self {

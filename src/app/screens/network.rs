@@ -43,6 +43,11 @@ impl NetworkScreen {
         self.game.snapshot()
     }
 
+    /// Whether the game waits for the player's move.
+    pub fn my_turn(&self) -> bool {
+        self.game.my_turn()
+    }
+
     /// Draws the game; the next screen when the player leaves it.
     pub fn ui(&mut self, ctx: &egui::Context, shared: &mut Shared) -> Option<Screen> {
         let host_name = shared.settings.name.clone();

@@ -21,7 +21,8 @@ impl SettingsScreen {
     /// Draws Settings; Home when the player goes back.
     pub fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
         ui.heading(t!("home-settings"));
-        language_choice(ui, &mut shared.settings);
+        let system = shared.system_language();
+        language_choice(ui, &mut shared.settings, system);
         let settings = &mut shared.settings;
         egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
             ui.label(t!("settings-name"));
@@ -115,8 +116,7 @@ fn leaderboard_setting(ui: &mut egui::Ui, shared: &mut Shared) {
 }
 
 /// The language: the system's (or the browser's), or one chosen.
-fn language_choice(ui: &mut egui::Ui, settings: &mut Settings) {
-    let system = Language::of_system();
+fn language_choice(ui: &mut egui::Ui, settings: &mut Settings, system: Language) {
     let shown = |choice: Option<Language>| match choice {
         None => t!("settings-language-system", name = system.name()),
         Some(language) => language.name().to_string(),
