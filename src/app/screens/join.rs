@@ -83,10 +83,12 @@ impl JoinScreen {
         }
         match self.code.parse::<RoomCode>() {
             Err(e) => self.error = Some(e.to_string()),
-            Ok(code) => match shared.net_settings() {
-                Err(e) => self.error = Some(e),
-                Ok(_) => return shared.start_network(ui.ctx(), NetStart::Join(code)),
-            },
+            Ok(code) => {
+                let started = shared.start_network(ui.ctx(), NetStart::Join(code));
+                // Why it could not start is this screen's to show.
+                self.error = shared.message.take();
+                return started;
+            }
         }
         None
     }
