@@ -2,9 +2,9 @@
 //! back to back, and an adversary that speaks the protocol.
 
 use super::*;
-use crate::engine::{Ending, Rules};
+use crate::engine::{Ending, Rules, Square};
 use crate::match_log::invite::InviteSecret;
-use crate::match_log::record::PROTOCOL_VERSION;
+use crate::match_log::record::{MoveBody, PROTOCOL_VERSION};
 use crate::match_log::verify::Violation;
 use crate::match_log::verify_log;
 use crate::net::refusal::Refusal;

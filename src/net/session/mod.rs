@@ -6,25 +6,31 @@
 //! tell the user, or disconnect. Every inbound record is decoded with bounds
 //! and fully verified before it changes anything.
 
-use sha2::{Digest as _, Sha256};
-
 use super::refusal::Refusal;
 use super::signing_register::{RegisterError, SharedRegister};
-use super::wire::{Hello, MAX_MESSAGE_BYTES, PEER_PROTOCOL, WireError, WireMessage};
-use crate::engine::{Color, Outcome, Position, Square};
+use super::wire::{MAX_MESSAGE_BYTES, WireError, WireMessage};
+use crate::engine::{Color, Outcome, Position};
 use crate::match_log::coin_flip::commitment;
 use crate::match_log::compare::EquivocationProof;
-use crate::match_log::invite::{
-    AcceptProof, InviteSecret, check_hello_proof, hello_proof, host_binding,
-};
+use crate::match_log::invite::{AcceptProof, InviteSecret, host_binding};
 use crate::match_log::record::{
-    Accept, Body, ColorChoice, Digest, Genesis, MoveBody, OpenAccept, OpenGenesis, PlayerInfo,
-    Record, RecordContent, RematchGenesis, Reveal, Seat, TimeoutClaim,
+    Accept, Body, Digest, OpenAccept, OpenGenesis, PlayerInfo, Record, RecordContent,
+    RematchGenesis, Reveal, Seat,
 };
 use crate::match_log::rules_proposal::RulesProposal;
-use crate::match_log::verify::{MatchVerifier, Phase, VerifyError};
+use crate::match_log::verify::{MatchVerifier, Phase};
 use crate::match_log::{Identity, PublicKey};
 use crate::net::room_code::{ExpectedHost, Invitation};
+
+mod actions;
+mod genesis;
+mod hello;
+mod outputs;
+
+use actions::in_game;
+pub use genesis::genesis_fits_code;
+use genesis::{guest_nonce, host_nonce, open_host_nonce};
+pub use outputs::{ActionError, ColorQuestion, Event, HaltReason, Output, ResumeError};
 
 /// Invalid messages tolerated from one connection before it is closed.
 pub const MAX_STRIKES: u32 = 8;
@@ -52,144 +58,6 @@ enum Start {
     Resumed,
 }
 
-/// What the driver must do, in order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Output {
-    /// Append this record to the log and flush it to disk before doing
-    /// anything that follows.
-    Persist(Box<Record>),
-    /// Send these bytes to the peer.
-    Send(Vec<u8>),
-    /// Save bytes the peer sent that were rejected, with the reason.
-    Evidence {
-        /// What arrived.
-        bytes: Vec<u8>,
-        /// Why it was rejected.
-        reason: String,
-    },
-    /// Tell the user.
-    Event(Event),
-    /// Close the connection to this peer.
-    Disconnect(String),
-}
-
-/// What the user should know.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    /// The peer said who they are.
-    PeerIdentified {
-        /// Their display name.
-        name: String,
-        /// Their key fingerprint.
-        fingerprint: String,
-        /// The safety code of their key and ours: the same on their
-        /// screen unless someone stands between the two (see
-        /// [`crate::match_log::safety_code`]).
-        safety_code: String,
-        /// The same code as six words, to read out.
-        safety_words: String,
-    },
-    /// The colours are settled (by the coin, or by the choices after it):
-    /// play begins.
-    Started {
-        /// This side's colour.
-        color: Color,
-    },
-    /// Under the draw rule decided by lot, a player chose a colour.
-    Chose {
-        /// Whether this side chose.
-        mine: bool,
-        /// What the choice was about.
-        question: ColorQuestion,
-        /// The colour chosen.
-        color: Color,
-    },
-    /// A record was added to the log (by either side).
-    Recorded {
-        /// Its sequence number.
-        seq: u32,
-        /// Whether this side wrote it.
-        mine: bool,
-    },
-    /// Something the peer sent was rejected.
-    Rejected(Refusal),
-    /// The peer rejected something this side sent.
-    PeerRejected(String),
-    /// The game ended.
-    Ended(Outcome),
-    /// The game cannot go on: the logs disagree, a rematch was declined,
-    /// or this side may not sign. Evidence has been saved.
-    Halted(HaltReason),
-    /// The peer has verified and logged this many records.
-    Acknowledged(u32),
-    /// A move this side asked for could not be played (illegal, not its turn).
-    MoveRefused(String),
-    /// The opponent of the previous game proposes this rematch: accept it
-    /// ([`Session::accept_rematch`]) or decline it ([`Session::decline_rematch`]).
-    RematchOffered,
-}
-
-/// The two questions of the draw rule decided by lot, in the order asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ColorQuestion {
-    /// Which colour wins an equal count (asked of the seat the lot names).
-    TieWinner,
-    /// Which colour the other seat plays.
-    SeatColor,
-}
-
-impl ColorQuestion {
-    /// The question as put to the player who must answer it.
-    pub fn prompt(self) -> &'static str {
-        match self {
-            ColorQuestion::TieWinner => {
-                "the lot lets you choose: which colour wins if the discs are equal?"
-            }
-            ColorQuestion::SeatColor => "which colour do you play?",
-        }
-    }
-}
-
-/// Why a local action cannot be taken.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ActionError {
-    /// The game is not being played (not started, over, or halted).
-    #[error("no game in play")]
-    NotPlaying,
-    /// It is the opponent's turn.
-    #[error("it is not your turn")]
-    NotYourTurn,
-    /// A move before the colours are chosen (draw rule decided by lot).
-    #[error("the colours are not chosen yet")]
-    ColorsNotChosen,
-    /// The rules or protocol refuse it.
-    #[error("{0}")]
-    Refused(VerifyError),
-    /// The opponent's deadline has not passed.
-    #[error("the opponent still has time")]
-    DeadlineNotPassed,
-    /// A resumed game signs nothing until the opponent has confirmed
-    /// where the game stands.
-    #[error("waiting for the opponent to confirm where the game stands")]
-    WaitingForHeads,
-    /// The register of what this identity signed refuses it: it would
-    /// contradict a record signed before (from another log, or another
-    /// program), or the register cannot be kept.
-    #[error(transparent)]
-    Register(RegisterError),
-}
-
-/// Why a log cannot be resumed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ResumeError {
-    /// The log does not verify.
-    #[error("{0}")]
-    Invalid(VerifyError),
-    /// Your key is neither player's key in this game.
-    #[error("this log is not yours: your key {0} is neither player's")]
-    NotYours(String),
-}
-
 /// A rematch: the finished game it follows, the opponent it is with, and
 /// the terms it keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,37 +70,6 @@ pub struct RematchOf {
     pub proposal: RulesProposal,
     /// Its per-move deadline.
     pub deadline_secs: u32,
-}
-
-/// Why a game cannot go on. Shown to the player as text; the front-ends
-/// match the variant (a declined rematch is no game: its log is dropped).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HaltReason {
-    /// The rematch this game was to be was declined, by either side.
-    #[error("the rematch was declined")]
-    RematchDeclined,
-    /// One player signed two different records for one place in the log;
-    /// the proof is saved with the evidence.
-    #[error(
-        "the logs diverge at record {seq}: the {seat} signed two different records for it (equivocation; proof saved)"
-    )]
-    Equivocation {
-        /// The record's sequence number.
-        seq: u32,
-        /// Who signed both.
-        seat: Seat,
-    },
-    /// The peer's log and ours disagree (evidence saved): what differs.
-    #[error("the logs diverge: {0}")]
-    Diverged(String),
-    /// This side's register refused to sign what the setup needed, so the
-    /// game cannot go on from this log.
-    #[error(transparent)]
-    RefusedToSign(RegisterError),
-    /// A step of the setup (the coin, the colour choices) could not be
-    /// written.
-    #[error("cannot continue the setup: {0}")]
-    Setup(Box<ActionError>),
 }
 
 /// The peer on the current connection.
@@ -275,96 +112,8 @@ pub struct Session {
     invite_key: Option<Identity>,
 }
 
-/// Whether `record` is a genesis the holder of `invitation` may take from
-/// the mailbox: signed by the host the code names and, for an open game,
-/// made with the code (see `check_relayed_genesis`); the reason if not.
-pub fn genesis_fits_code(record: &Record, invitation: &Invitation) -> Result<(), Refusal> {
-    let verifier = MatchVerifier::start(record).map_err(Refusal::Invalid)?;
-    let host = verifier.player(Seat::Host).map(|p| p.key);
-    check_genesis_host(record, host, &invitation.host(), Some(invitation))
-}
-
-/// Checks that `host`, the key that signed the genesis `record`, is the one
-/// the code names, then the genesis itself (see [`check_relayed_genesis`]).
-fn check_genesis_host(
-    record: &Record,
-    host: Option<PublicKey>,
-    expected: &ExpectedHost,
-    invitation: Option<&Invitation>,
-) -> Result<(), Refusal> {
-    let Some(key) = host.filter(|k| expected.admits(k)) else {
-        return Err(Refusal::GenesisNotFromCodesHost {
-            expected: Box::new(expected.clone()),
-        });
-    };
-    check_relayed_genesis(record, &key, expected, invitation)
-}
-
-/// Checks a genesis that came without its host in the room (from the
-/// mailbox) against the code: an open game of version 2 must bind the
-/// code's invite key to its host, since a typed code names only the start
-/// of the host's fingerprint; any other genesis is taken so only from the
-/// host a link names exactly.
-fn check_relayed_genesis(
-    record: &Record,
-    host: &PublicKey,
-    expected: &ExpectedHost,
-    invitation: Option<&Invitation>,
-) -> Result<(), Refusal> {
-    let version = record.content().version;
-    match (invitation, &record.content().body) {
-        (Some(Invitation::Secret { secret, .. }), Body::OpenGenesis(g)) if version >= 2 => {
-            if g.invite == host_binding(&secret.invite_key().public_key(), host) {
-                Ok(())
-            } else {
-                Err(Refusal::NotMadeWithCode)
-            }
-        }
-        (Some(Invitation::Secret { .. }), Body::OpenGenesis(_)) => Err(Refusal::OldGameNewCode),
-        (Some(Invitation::Legacy { .. }), Body::OpenGenesis(_)) if version >= 2 => {
-            Err(Refusal::NewGameOldCode)
-        }
-        (Some(Invitation::Legacy { .. }), _) => Ok(()),
-        _ if expected.is_exact() => Ok(()),
-        _ => Err(Refusal::HostNotProved),
-    }
-}
-
 fn message(m: &WireMessage) -> Output {
     Output::Send(m.encode())
-}
-
-fn derive_nonce(domain: &[u8], identity: &Identity, context: &[u8]) -> [u8; 32] {
-    // Secret (it needs our key) yet recomputable from the log on resume,
-    // so no nonce file is needed; fixed by data chosen before our
-    // commitment, so it cannot be steered after seeing the other's.
-    let mut hasher = Sha256::new();
-    hasher.update(domain);
-    hasher.update(identity.secret_bytes());
-    hasher.update(context);
-    hasher.finalize().into()
-}
-
-fn host_nonce(identity: &Identity, genesis: &Genesis, timestamp_ms: u64) -> [u8; 32] {
-    let mut context = Vec::new();
-    context.extend_from_slice(&genesis.guest.key);
-    context.extend_from_slice(&timestamp_ms.to_le_bytes());
-    context.extend_from_slice(&postcard::to_allocvec(&genesis.rules).expect("in memory"));
-    context.extend_from_slice(&genesis.deadline_secs.to_le_bytes());
-    derive_nonce(b"reversi/nonce/host\0", identity, &context)
-}
-
-fn open_host_nonce(identity: &Identity, genesis: &OpenGenesis, timestamp_ms: u64) -> [u8; 32] {
-    let mut context = Vec::new();
-    context.extend_from_slice(&genesis.invite);
-    context.extend_from_slice(&timestamp_ms.to_le_bytes());
-    context.extend_from_slice(&postcard::to_allocvec(&genesis.rules).expect("in memory"));
-    context.extend_from_slice(&genesis.deadline_secs.to_le_bytes());
-    derive_nonce(b"reversi/nonce/open-host\0", identity, &context)
-}
-
-fn guest_nonce(identity: &Identity, genesis_hash: &Digest) -> [u8; 32] {
-    derive_nonce(b"reversi/nonce/guest\0", identity, genesis_hash)
 }
 
 impl Session {
@@ -451,27 +200,6 @@ impl Session {
                 .verifier
                 .as_ref()
                 .is_some_and(|v| v.phase() == Phase::AwaitAccept && v.previous_game().is_some())
-    }
-
-    /// Accepts the rematch offered: signs the acceptance.
-    pub fn accept_rematch(&mut self, now_ms: u64) -> Result<Vec<Output>, ActionError> {
-        if !self.rematch_offered() {
-            return Err(ActionError::NotPlaying);
-        }
-        self.consented = true;
-        Ok(self.advance(now_ms))
-    }
-
-    /// Declines the rematch offered: tells the proposer, and stops.
-    pub fn decline_rematch(&mut self) -> Result<Vec<Output>, ActionError> {
-        if !self.rematch_offered() {
-            return Err(ActionError::NotPlaying);
-        }
-        self.halted = Some(HaltReason::RematchDeclined);
-        Ok(vec![
-            message(&WireMessage::DeclineRematch),
-            Output::Event(Event::Halted(HaltReason::RematchDeclined)),
-        ])
     }
 
     /// What to repeat to the peer for a moment after halting, so that it
@@ -688,21 +416,6 @@ impl Session {
         ))
     }
 
-    fn hello(&self) -> WireMessage {
-        WireMessage::Hello(Hello {
-            protocol: PEER_PROTOCOL,
-            seat: self.me,
-            name: self.name.clone(),
-            key: self.identity.public_key().to_bytes(),
-            records: self.records.len() as u32,
-            head: self.records.last().map_or([0; 32], Record::hash),
-            invite_proof: self
-                .invite_key
-                .as_ref()
-                .map(|k| hello_proof(k, self.me, &self.identity.public_key()).to_vec()),
-        })
-    }
-
     /// The transport connected to the peer: introduce ourselves.
     pub fn connected(&mut self) -> Vec<Output> {
         self.connected = true;
@@ -827,143 +540,6 @@ impl Session {
             reason: reason.to_string(),
         }));
         out
-    }
-
-    fn on_hello(&mut self, bytes: &[u8], hello: Hello, now_ms: u64) -> Vec<Output> {
-        if hello.protocol != PEER_PROTOCOL {
-            let refusal = Refusal::Version {
-                found: hello.protocol,
-            };
-            let mut out = self.reject(bytes, refusal.clone());
-            out.push(Output::Disconnect(refusal.to_string()));
-            return out;
-        }
-        if hello.seat == self.me {
-            let mut out = self.reject(bytes, Refusal::SameSeat(self.me));
-            out.push(Output::Disconnect("two players in one seat".into()));
-            return out;
-        }
-        let Some(key) = PublicKey::from_bytes(&hello.key) else {
-            let mut out = self.reject(bytes, Refusal::InvalidKey);
-            out.push(Output::Disconnect("invalid key".into()));
-            return out;
-        };
-        let fingerprint = key.fingerprint();
-        // The peer must be the one the code or the log names.
-        let expected = match (&self.verifier, &self.start) {
-            // An open game not yet accepted: any guest with the room code
-            // may accept (the acceptance must show the room secret).
-            (Some(v), _) if v.player(hello.seat).is_none() => {
-                (v.player(Seat::Host).is_some_and(|h| h.key != key))
-                    .then_some(())
-                    .ok_or(Refusal::GuestIsHost)
-            }
-            (Some(v), _) => (v.player(hello.seat).is_some_and(|p| p.key == key))
-                .then_some(())
-                .ok_or_else(|| Refusal::NotThePlayer {
-                    fingerprint: fingerprint.to_string(),
-                    seat: hello.seat,
-                }),
-            (None, Start::Guest { host, .. }) if !host.admits(&key) => {
-                Err(Refusal::NotTheCodesHost {
-                    fingerprint: fingerprint.to_string(),
-                    expected: Box::new(host.clone()),
-                })
-            }
-            // A typed code names only the start of the host's fingerprint,
-            // which a server can match with a key of its own: the host
-            // must also show that it holds the code's secret.
-            (
-                None,
-                Start::Guest {
-                    host,
-                    invitation: Some(invitation),
-                },
-            ) if matches!(**invitation, Invitation::Secret { .. })
-                && !host.is_exact()
-                && !self.proves_invitation(&hello, &key) =>
-            {
-                Err(Refusal::HostWithoutCode {
-                    fingerprint: fingerprint.to_string(),
-                })
-            }
-            (None, Start::Guest { .. }) => Ok(()),
-            (None, Start::Host(_)) => match &self.rematch {
-                Some(r) if r.opponent != key => Err(Refusal::NotTheRematchOpponent {
-                    fingerprint: fingerprint.to_string(),
-                }),
-                Some(_) => Ok(()),
-                None if !self.proves_invitation(&hello, &key) => Err(Refusal::GuestWithoutCode {
-                    fingerprint: fingerprint.to_string(),
-                }),
-                None => Ok(()),
-            },
-            (None, _) => Ok(()),
-        };
-        if let Err(refusal) = expected {
-            let reason = refusal.to_string();
-            let mut out = self.reject(bytes, refusal);
-            out.push(Output::Disconnect(reason));
-            return out;
-        }
-        // A repeated hello (see `heartbeat`) is not news.
-        let known = self
-            .peer
-            .as_ref()
-            .is_some_and(|p| p.key == key && p.name == hello.name);
-        self.peer = Some(Peer {
-            key,
-            name: hello.name.clone(),
-        });
-        let mut out = Vec::new();
-        if !known {
-            let safety =
-                crate::match_log::safety_code::SafetyCode::of(&self.identity.public_key(), &key);
-            out.push(Output::Event(Event::PeerIdentified {
-                name: hello.name.clone(),
-                fingerprint: fingerprint.to_string(),
-                safety_code: safety.to_string(),
-                safety_words: safety.words(),
-            }));
-        }
-        // Bring the peer up to date, or notice that the logs disagree.
-        let theirs = hello.records as usize;
-        let ours = self.records.len();
-        if theirs <= ours {
-            let agrees = theirs == 0 || self.records[theirs - 1].hash() == hello.head;
-            if !agrees {
-                let reason = HaltReason::Diverged(format!(
-                    "the peer's record {} is not ours (their head {}, ours {})",
-                    theirs - 1,
-                    crate::match_log::record::hex(&hello.head),
-                    crate::match_log::record::hex(&self.records[theirs - 1].hash())
-                ));
-                let evidence = vec![Output::Evidence {
-                    bytes: bytes.to_vec(),
-                    reason: reason.to_string(),
-                }];
-                return self.halt(reason, evidence);
-            }
-            for record in &self.records[theirs..] {
-                out.push(message(&WireMessage::Record(record.to_bytes())));
-            }
-        }
-        // The peer's head is ours (or it is ahead and sends what we
-        // lack): signing may go on.
-        self.held_for_heads = false;
-        out.extend(self.advance(now_ms));
-        out
-    }
-
-    /// Whether `hello` carries the invite key's signature over the peer's
-    /// seat and key (never, when this side holds no code).
-    fn proves_invitation(&self, hello: &Hello, key: &PublicKey) -> bool {
-        match (&self.invite_key, hello.invite_proof()) {
-            (Some(invite), Some(proof)) => {
-                check_hello_proof(&invite.public_key(), hello.seat, key, &proof)
-            }
-            _ => false,
-        }
     }
 
     fn on_record(&mut self, bytes: &[u8], record_bytes: &[u8], now_ms: u64) -> Vec<Output> {
@@ -1131,45 +707,6 @@ impl Session {
             },
         ];
         self.halt(reason, evidence)
-    }
-
-    /// Checks a genesis from the host: valid, from the host we are talking
-    /// to (or, relayed, the host the room code names), and naming us (or
-    /// open to us).
-    fn check_genesis(&self, record: &Record) -> Result<MatchVerifier, Refusal> {
-        let verifier = MatchVerifier::start(record).map_err(Refusal::Invalid)?;
-        let host = verifier.player(Seat::Host).map(|p| p.key);
-        match (&self.peer, &self.start) {
-            (Some(peer), _) if host != Some(peer.key) => {
-                return Err(Refusal::GenesisNotFromPeer);
-            }
-            (Some(_), _) => {}
-            (
-                None,
-                Start::Guest {
-                    host: expected,
-                    invitation,
-                },
-            ) => check_genesis_host(record, host, expected, invitation.as_deref())?,
-            (None, _) => return Err(Refusal::GenesisNotAsked),
-        }
-        if let Some(guest) = verifier.player(Seat::Guest)
-            && guest.key != self.identity.public_key()
-        {
-            return Err(Refusal::GenesisForAnotherGuest);
-        }
-        if let Some(rematch) = &self.rematch {
-            if verifier.previous_game() != Some(rematch.previous) || host != Some(rematch.opponent)
-            {
-                return Err(Refusal::NotOurRematch);
-            }
-            if *verifier.proposal() != rematch.proposal
-                || verifier.deadline_secs() != rematch.deadline_secs
-            {
-                return Err(Refusal::RematchChangesTerms);
-            }
-        }
-        Ok(verifier)
     }
 
     /// Events that follow from the log's new state.
@@ -1355,128 +892,7 @@ impl Session {
         self.halted = Some(reason.clone());
         vec![Output::Event(Event::Halted(reason))]
     }
-
-    fn genesis(&self, terms: HostTerms, peer: Peer, now_ms: u64) -> Result<Record, RegisterError> {
-        let mut genesis = Genesis {
-            rules: terms.proposal.to_wire(),
-            deadline_secs: terms.deadline_secs,
-            host: PlayerInfo {
-                name: self.name.clone(),
-                key: self.identity.public_key().to_bytes(),
-            },
-            guest: PlayerInfo {
-                name: peer.name.clone(),
-                key: peer.key.to_bytes(),
-            },
-            host_commitment: [0; 32],
-        };
-        genesis.host_commitment = commitment(&host_nonce(&self.identity, &genesis, now_ms));
-        let content = match &self.rematch {
-            Some(r) => RecordContent::rematch_genesis(
-                RematchGenesis {
-                    genesis,
-                    previous: r.previous,
-                },
-                now_ms,
-            ),
-            None => RecordContent::genesis(genesis, now_ms),
-        };
-        self.sign(content)
-    }
-
-    /// Whether the game is under way: colours being chosen, or moves played.
-    fn check_in_game(&self) -> Result<(), ActionError> {
-        if self.held_for_heads {
-            return Err(ActionError::WaitingForHeads);
-        }
-        let playing =
-            self.halted.is_none() && self.verifier.as_ref().is_some_and(|v| in_game(v.phase()));
-        if playing {
-            Ok(())
-        } else {
-            Err(ActionError::NotPlaying)
-        }
-    }
-
-    /// Plays a move for this side.
-    pub fn play(&mut self, square: Square, now_ms: u64) -> Result<Vec<Output>, ActionError> {
-        self.check_in_game()?;
-        if self.question().is_some() {
-            return Err(ActionError::ColorsNotChosen);
-        }
-        if !self.my_turn() {
-            return Err(ActionError::NotYourTurn);
-        }
-        let position = *self.position().expect("playing");
-        let next = position.play(square).map_err(|reason| {
-            ActionError::Refused(VerifyError {
-                record: self.records.len(),
-                violation: crate::match_log::Violation::IllegalMove {
-                    number: self.verifier.as_ref().map_or(0, |v| v.moves().len()) + 1,
-                    square,
-                    reason,
-                },
-            })
-        })?;
-        let body = Body::Move(MoveBody {
-            square: square.index(),
-            position_hash: next.hash().0,
-        });
-        self.write(body, now_ms)
-    }
-
-    /// Answers the colour question this side is asked (see [`Session::my_question`]).
-    pub fn choose(&mut self, color: Color, now_ms: u64) -> Result<Vec<Output>, ActionError> {
-        self.check_in_game()?;
-        let question = self.my_question().ok_or(ActionError::NotYourTurn)?;
-        let choice = ColorChoice {
-            color: match color {
-                Color::Black => 0,
-                Color::White => 1,
-            },
-        };
-        let body = match question {
-            ColorQuestion::TieWinner => Body::TieWinner(choice),
-            ColorQuestion::SeatColor => Body::SeatColor(choice),
-        };
-        self.write(body, now_ms)
-    }
-
-    /// Resigns (also while the colours are being chosen).
-    pub fn resign(&mut self, now_ms: u64) -> Result<Vec<Output>, ActionError> {
-        self.check_in_game()?;
-        self.write(Body::Resign, now_ms)
-    }
-
-    /// Claims the win because the opponent's deadline passed (for a move,
-    /// or for a colour choice).
-    pub fn claim_timeout(&mut self, now_ms: u64) -> Result<Vec<Output>, ActionError> {
-        self.check_in_game()?;
-        let (seat, deadline) = self.deadline().ok_or(ActionError::NotPlaying)?;
-        if seat == self.me {
-            return Err(ActionError::NotYourTurn);
-        }
-        if now_ms < deadline {
-            return Err(ActionError::DeadlineNotPassed);
-        }
-        // Move 0 is a colour choice not made (see `TimeoutClaim`).
-        let move_number = match self.question() {
-            Some(_) => 0,
-            None => self.verifier.as_ref().map_or(0, |v| v.moves().len()) as u32 + 1,
-        };
-        self.write(Body::TimeoutClaim(TimeoutClaim { move_number }), now_ms)
-    }
-}
-
-/// Whether a phase is part of the game proper, where a deadline runs and a
-/// player may resign or claim a timeout.
-fn in_game(phase: Phase) -> bool {
-    matches!(
-        phase,
-        Phase::AwaitTieWinner | Phase::AwaitSeatColor | Phase::Playing
-    )
 }
 
 #[cfg(test)]
-#[path = "session_tests.rs"]
 mod tests;
