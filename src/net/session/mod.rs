@@ -556,11 +556,12 @@ impl Session {
             return self.reject(bytes, Refusal::OutOfOrder { seq, expected });
         }
         match self.take_next(record, now_ms, true) {
-            Ok(taken) => {
-                let mut out = vec![message(&WireMessage::Ack {
+            // The acknowledgement follows the record's `Persist`: a peer
+            // is never told of a record this side has not yet stored.
+            Ok(mut out) => {
+                out.push(message(&WireMessage::Ack {
                     records: self.records.len() as u32,
-                })];
-                out.extend(taken);
+                }));
                 out
             }
             Err(reason) => self.reject(bytes, reason),

@@ -167,6 +167,39 @@ fn by_turn(host: Session, guest: Session) -> (Session, Session) {
     }
 }
 
+/// Where the first output of a kind stands, if any.
+fn first_at(outputs: &[Output], kind: fn(&Output) -> bool) -> Option<usize> {
+    outputs.iter().position(kind)
+}
+
+#[test]
+fn every_record_is_persisted_before_it_is_sent() {
+    let (host, guest) = started_pair();
+    let (mut mover, mut other) = by_turn(host, guest);
+    let square = first_legal(&mover);
+    let outputs = mover.play(square, T0 + 60_000).unwrap();
+    let persist =
+        first_at(&outputs, |o| matches!(o, Output::Persist(_))).expect("a record to persist");
+    let send = first_at(&outputs, |o| matches!(o, Output::Send(_))).expect("a record to send");
+    assert!(
+        persist < send,
+        "persist at {persist}, send at {send}: {outputs:?}"
+    );
+    // The peer, taking the record, persists it before it acknowledges it.
+    let Output::Send(bytes) = &outputs[send] else {
+        unreachable!()
+    };
+    let answer = other.receive(bytes, T0 + 60_001);
+    let persist =
+        first_at(&answer, |o| matches!(o, Output::Persist(_))).expect("the peer persists");
+    if let Some(send) = first_at(&answer, |o| matches!(o, Output::Send(_))) {
+        assert!(
+            persist < send,
+            "the peer persists at {persist}, sends at {send}"
+        );
+    }
+}
+
 /// A record in `author`'s name, signed by `signer`, for the next place in `log`.
 fn forged(log: &Session, author: Seat, signer: &Identity, body: Body) -> Vec<u8> {
     let v = log.verifier().unwrap();
