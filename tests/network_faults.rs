@@ -72,7 +72,9 @@ fn refused(
 ) {
     let expected = if a_first { a_says } else { b_says };
     match first {
-        Err(DriverError::Disconnected(why)) => assert!(why.contains(expected), "{why}"),
+        Err(DriverError::Disconnected(why)) => {
+            assert!(why.to_string().contains(expected), "{why}")
+        }
         other => panic!("expected a refusal ({expected}), found {other:?}"),
     }
     assert!(

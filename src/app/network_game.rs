@@ -487,10 +487,10 @@ async fn play(
                     color: *color,
                 });
             }
-            Event::Rejected(r) => s.notices.push(Notice::Rejected(r.to_string())),
+            Event::Rejected(r) => s.notices.push(Notice::Rejected(r.clone())),
             Event::PeerRejected(r) => s.notices.push(Notice::PeerRejected(r.to_string())),
-            Event::MoveRefused(r) => s.notices.push(Notice::MoveRefused(r.to_string())),
-            Event::Halted(r) => s.notices.push(Notice::Halted(r.to_string())),
+            Event::MoveRefused(r) => s.notices.push(Notice::MoveRefused(r.clone())),
+            Event::Halted(r) => s.notices.push(Notice::Halted(r.clone())),
             Event::RematchOffered => s.notices.push(Notice::RematchOffered),
             Event::Ended(_) | Event::Recorded { .. } | Event::Acknowledged(_) => {}
         });

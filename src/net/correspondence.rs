@@ -289,7 +289,7 @@ pub fn apply_outputs(
     for output in outputs {
         match output {
             Output::Persist(record) => writer.append(&record)?,
-            Output::Evidence { bytes, reason } => save_evidence(path, &bytes, &reason),
+            Output::Evidence { bytes, reason } => save_evidence(path, &bytes, &reason.to_string()),
             Output::Event(Event::Halted(reason)) => {
                 visit.halted = Some(reason.clone());
                 visit.events.push(Event::Halted(reason));

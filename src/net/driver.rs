@@ -13,7 +13,7 @@ use matchbox_socket::PeerId;
 
 use super::game_store::{GameStore, LogFileStore, StoreError};
 use super::link::{GiveUp, LinkPolicy, LinkStatus};
-use super::session::{Event, HaltReason, Output, Session};
+use super::session::{DisconnectReason, Event, HaltReason, Output, Session};
 use super::transport::{Connection, IceServers, Network, Route, TransportEvent, WebRtc};
 use crate::engine::{Color, Outcome, Square};
 use crate::match_log::Seat;
@@ -102,9 +102,12 @@ pub enum DriverError {
         /// What the driver found out about why.
         cause: NoPathCause,
     },
-    /// The connection was closed for good.
-    #[error("{0}")]
-    Disconnected(String),
+    /// A third player found the room taken by two.
+    #[error("the room is full: two players are already in it")]
+    RoomFull,
+    /// The session closed the connection for good.
+    #[error(transparent)]
+    Disconnected(DisconnectReason),
 }
 
 /// Why no path to an opponent in the room was found.
@@ -146,7 +149,6 @@ impl ConnectionCutter {
 }
 
 /// What a third player is told.
-const ROOM_FULL: &str = "the room is full: two players are already in it";
 
 /// A background request for the signaling server's ICE servers and how
 /// long their credentials last.
@@ -409,7 +411,7 @@ impl Driver {
                     .await
                     .is_some_and(|status| status.full);
                 if full && self.sockets_opened <= 1 {
-                    return Err(DriverError::Disconnected(ROOM_FULL.to_string()));
+                    return Err(DriverError::RoomFull);
                 }
                 self.refused_full = full;
             }
@@ -422,7 +424,7 @@ impl Driver {
             // Our own socket is one of the room's peers: a second
             // one is the opponent, waiting for a path that never came.
             if self.refused_full && self.session.records().is_empty() {
-                return Err(DriverError::Disconnected(ROOM_FULL.to_string()));
+                return Err(DriverError::RoomFull);
             }
             let opponent_there = self.transport.is_some()
                 && self
@@ -742,7 +744,7 @@ impl Driver {
                 self.execute(outputs, on_event)
             }
             Err(e) => {
-                on_event(&Event::MoveRefused(e.to_string()));
+                on_event(&Event::MoveRefused(e));
                 Ok(())
             }
         }
@@ -811,7 +813,9 @@ impl Driver {
                         transport.send(peer, bytes);
                     }
                 }
-                Output::Evidence { bytes, reason } => self.save_evidence(&bytes, &reason),
+                Output::Evidence { bytes, reason } => {
+                    self.save_evidence(&bytes, &reason.to_string())
+                }
                 Output::Event(event) => on_event(&event),
                 Output::Disconnect(reason) => {
                     self.lose_connection();

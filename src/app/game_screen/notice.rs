@@ -5,6 +5,8 @@
 use super::super::i18n::{color_word, t};
 use super::super::widgets::ERROR;
 use crate::engine::Color;
+use crate::net::refusal::Refusal;
+use crate::net::session::{ActionError, HaltReason};
 
 /// Notices shown at once.
 const NOTICES_SHOWN: usize = 3;
@@ -34,14 +36,15 @@ pub enum Notice {
         /// The colour chosen.
         color: Color,
     },
-    /// A message from the opponent was refused (the reason in English).
-    Rejected(String),
-    /// The opponent refused one of ours.
+    /// A message from the opponent was refused, and why (its detail is
+    /// put in words by the layer that refused it, in English).
+    Rejected(Refusal),
+    /// The opponent refused one of ours, in its own words.
     PeerRejected(String),
-    /// A move of the person's was not played.
-    MoveRefused(String),
-    /// The game stopped for this reason.
-    Halted(String),
+    /// A move of the person's was not played, and why.
+    MoveRefused(ActionError),
+    /// The game stopped, and why.
+    Halted(HaltReason),
     /// The opponent proposes a rematch.
     RematchOffered,
 }
@@ -91,10 +94,10 @@ impl Notice {
                     (false, false) => t!("notice-they-chose-color", color = color),
                 }
             }
-            Notice::Rejected(why) => t!("notice-rejected", why = why.as_str()),
+            Notice::Rejected(why) => t!("notice-rejected", why = why.to_string()),
             Notice::PeerRejected(why) => t!("notice-peer-rejected", why = why.as_str()),
-            Notice::MoveRefused(why) => t!("notice-move-refused", why = why.as_str()),
-            Notice::Halted(why) => t!("notice-halted", why = why.as_str()),
+            Notice::MoveRefused(why) => t!("notice-move-refused", why = why.to_string()),
+            Notice::Halted(why) => t!("notice-halted", why = why.to_string()),
             Notice::RematchOffered => t!("notice-rematch-offered"),
         }
     }
@@ -145,7 +148,7 @@ mod tests {
             color: Color::Black,
             no_discs: false,
         };
-        let refused = Notice::Rejected("a bad signature".into());
+        let refused = Notice::Rejected(Refusal::InvalidKey);
         let all = vec![
             Notice::RematchOffered,
             pass.clone(),

@@ -1,7 +1,10 @@
 //! The hello each side sends when it connects: writing ours, and taking
 //! the peer's (its protocol, key, seat, invitation proof and log head).
 
-use super::{Event, HaltReason, Output, Peer, Session, Start, message};
+use super::{
+    DisconnectReason, Divergence, Event, EvidenceReason, HaltReason, Output, Peer, Session, Start,
+    message,
+};
 use crate::match_log::PublicKey;
 use crate::match_log::invite::{check_hello_proof, hello_proof};
 use crate::match_log::record::{Record, Seat};
@@ -31,17 +34,20 @@ impl Session {
                 found: hello.protocol,
             };
             let mut out = self.reject(bytes, refusal.clone());
-            out.push(Output::Disconnect(refusal.to_string()));
+            out.push(Output::Disconnect(DisconnectReason::Refused(refusal)));
             return out;
         }
         if hello.seat == self.me {
-            let mut out = self.reject(bytes, Refusal::SameSeat(self.me));
-            out.push(Output::Disconnect("two players in one seat".into()));
+            let refusal = Refusal::SameSeat(self.me);
+            let mut out = self.reject(bytes, refusal.clone());
+            out.push(Output::Disconnect(DisconnectReason::Refused(refusal)));
             return out;
         }
         let Some(key) = PublicKey::from_bytes(&hello.key) else {
             let mut out = self.reject(bytes, Refusal::InvalidKey);
-            out.push(Output::Disconnect("invalid key".into()));
+            out.push(Output::Disconnect(DisconnectReason::Refused(
+                Refusal::InvalidKey,
+            )));
             return out;
         };
         let fingerprint = key.fingerprint();
@@ -97,9 +103,8 @@ impl Session {
             (None, _) => Ok(()),
         };
         if let Err(refusal) = expected {
-            let reason = refusal.to_string();
-            let mut out = self.reject(bytes, refusal);
-            out.push(Output::Disconnect(reason));
+            let mut out = self.reject(bytes, refusal.clone());
+            out.push(Output::Disconnect(DisconnectReason::Refused(refusal)));
             return out;
         }
         // A repeated hello (see `heartbeat`) is not news.
@@ -128,15 +133,14 @@ impl Session {
         if theirs <= ours {
             let agrees = theirs == 0 || self.records[theirs - 1].hash() == hello.head;
             if !agrees {
-                let reason = HaltReason::Diverged(format!(
-                    "the peer's record {} is not ours (their head {}, ours {})",
-                    theirs - 1,
-                    crate::match_log::record::hex(&hello.head),
-                    crate::match_log::record::hex(&self.records[theirs - 1].hash())
-                ));
+                let reason = HaltReason::Diverged(Divergence::Head {
+                    records: theirs as u32,
+                    theirs: hello.head,
+                    ours: self.records[theirs - 1].hash(),
+                });
                 let evidence = vec![Output::Evidence {
                     bytes: bytes.to_vec(),
-                    reason: reason.to_string(),
+                    reason: EvidenceReason::Halted(reason.clone()),
                 }];
                 return self.halt(reason, evidence);
             }

@@ -30,7 +30,10 @@ mod outputs;
 use actions::in_game;
 pub use genesis::genesis_fits_code;
 use genesis::{guest_nonce, host_nonce, open_host_nonce};
-pub use outputs::{ActionError, ColorQuestion, Event, HaltReason, Output, ResumeError};
+pub use outputs::{
+    ActionError, ColorQuestion, DisconnectReason, Divergence, Event, EvidenceReason, HaltReason,
+    Output, ResumeError,
+};
 
 /// Invalid messages tolerated from one connection before it is closed.
 pub const MAX_STRIKES: u32 = 8;
@@ -464,7 +467,7 @@ impl Session {
             Err(WireError::Version { found }) => {
                 let refusal = Refusal::Version { found };
                 let mut out = self.reject(bytes, refusal.clone());
-                out.push(Output::Disconnect(refusal.to_string()));
+                out.push(Output::Disconnect(DisconnectReason::Refused(refusal)));
                 out
             }
             Err(e) => self.reject(bytes, Refusal::Wire(e)),
@@ -502,7 +505,7 @@ impl Session {
                     self.halted = Some(HaltReason::RematchDeclined);
                     vec![
                         Output::Event(Event::Halted(HaltReason::RematchDeclined)),
-                        Output::Disconnect(HaltReason::RematchDeclined.to_string()),
+                        Output::Disconnect(DisconnectReason::Halted(HaltReason::RematchDeclined)),
                     ]
                 } else {
                     self.reject(bytes, Refusal::UnexpectedDecline)
@@ -515,19 +518,18 @@ impl Session {
     /// a disconnect after too many.
     fn reject(&mut self, bytes: &[u8], refusal: Refusal) -> Vec<Output> {
         self.strikes += 1;
-        let reason = refusal.to_string();
         let mut out = vec![
             Output::Evidence {
                 bytes: bytes[..bytes.len().min(MAX_MESSAGE_BYTES)].to_vec(),
-                reason: reason.clone(),
+                reason: EvidenceReason::Refused(refusal.clone()),
             },
-            Output::Event(Event::Rejected(refusal)),
-            message(&WireMessage::Reject { reason }),
+            Output::Event(Event::Rejected(refusal.clone())),
+            message(&WireMessage::Reject {
+                reason: refusal.to_string(),
+            }),
         ];
         if self.strikes >= MAX_STRIKES {
-            out.push(Output::Disconnect(format!(
-                "{MAX_STRIKES} invalid messages from the peer; disconnected"
-            )));
+            out.push(Output::Disconnect(DisconnectReason::TooManyInvalid));
         }
         out
     }
@@ -693,18 +695,18 @@ impl Session {
                 format!("{}{}", line(&proof.first), line(&proof.second)),
             ),
             None => (
-                HaltReason::Diverged(format!("at record {seq} the peer's copy differs from ours")),
+                HaltReason::Diverged(Divergence::Record { seq: seq as u32 }),
                 format!("{}{}", line(ours), line(&record)),
             ),
         };
         let evidence = vec![
             Output::Evidence {
                 bytes: evidence.into_bytes(),
-                reason: reason.to_string(),
+                reason: EvidenceReason::Halted(reason.clone()),
             },
             Output::Evidence {
                 bytes: bytes.to_vec(),
-                reason: reason.to_string(),
+                reason: EvidenceReason::Halted(reason.clone()),
             },
         ];
         self.halt(reason, evidence)

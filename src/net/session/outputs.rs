@@ -1,8 +1,9 @@
 //! What a session tells its driver: the outputs, the events, and why an
 //! action, a resume or the game itself stops.
 
+use super::MAX_STRIKES;
 use crate::engine::{Color, Outcome};
-use crate::match_log::record::{Record, Seat};
+use crate::match_log::record::{Digest, Record, Seat, hex};
 use crate::match_log::verify::VerifyError;
 use crate::net::refusal::Refusal;
 use crate::net::signing_register::RegisterError;
@@ -20,12 +21,60 @@ pub enum Output {
         /// What arrived.
         bytes: Vec<u8>,
         /// Why it was rejected.
-        reason: String,
+        reason: EvidenceReason,
     },
     /// Tell the user.
     Event(Event),
     /// Close the connection to this peer.
-    Disconnect(String),
+    Disconnect(DisconnectReason),
+}
+
+/// Why bytes from the peer are kept as evidence.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvidenceReason {
+    /// They were refused.
+    #[error(transparent)]
+    Refused(Refusal),
+    /// They halted the game.
+    #[error(transparent)]
+    Halted(HaltReason),
+}
+
+/// Why the session closes the connection.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DisconnectReason {
+    /// The peer's hello was refused: no game with this peer.
+    #[error(transparent)]
+    Refused(Refusal),
+    /// The game halted.
+    #[error(transparent)]
+    Halted(HaltReason),
+    /// The peer sent [`MAX_STRIKES`] invalid messages.
+    #[error("{MAX_STRIKES} invalid messages from the peer; disconnected")]
+    TooManyInvalid,
+}
+
+/// Where two copies of one game's log part.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Divergence {
+    /// The peer sent a record for a place where ours is another one (and
+    /// no one signed both: not an equivocation).
+    #[error("at record {seq} the peer's copy differs from ours")]
+    Record {
+        /// The place.
+        seq: u32,
+    },
+    /// The peer's hello names, as the last of its `records`, a record that
+    /// is not ours at that place.
+    #[error("the peer's record {} is not ours (their head {}, ours {})", .records - 1, hex(.theirs), hex(.ours))]
+    Head {
+        /// How many records the peer holds.
+        records: u32,
+        /// The hash of its last one.
+        theirs: Digest,
+        /// The hash of ours at that place.
+        ours: Digest,
+    },
 }
 
 /// What the user should know.
@@ -78,7 +127,7 @@ pub enum Event {
     /// The peer has verified and logged this many records.
     Acknowledged(u32),
     /// A move this side asked for could not be played (illegal, not its turn).
-    MoveRefused(String),
+    MoveRefused(ActionError),
     /// The opponent of the previous game proposes this rematch: accept it
     /// ([`Session::accept_rematch`]) or decline it ([`Session::decline_rematch`]).
     RematchOffered,
@@ -165,7 +214,7 @@ pub enum HaltReason {
     },
     /// The peer's log and ours disagree (evidence saved): what differs.
     #[error("the logs diverge: {0}")]
-    Diverged(String),
+    Diverged(Divergence),
     /// This side's register refused to sign what the setup needed, so the
     /// game cannot go on from this log.
     #[error(transparent)]
