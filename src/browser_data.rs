@@ -18,7 +18,7 @@ use crate::net::game_store::{GameStore, StoreError};
 use crate::net::signing_register::{
     RegisterError, Signed, SigningRegister, check, follows, game_of,
 };
-use crate::platform::web::{store, stored, stored_keys};
+use crate::platform::web::{BrowserError, store, stored, stored_keys};
 
 const IDENTITY_KEY: &str = "reversi.identity";
 const LOG_PREFIX: &str = "reversi.log.";
@@ -31,9 +31,12 @@ pub enum BrowserDataError {
     /// The stored key is not one.
     #[error("the key stored in this browser is damaged (expected 64 hex digits)")]
     BadKey,
-    /// No key could be made or kept.
-    #[error("this browser could not make or keep your key: {0}")]
-    NoKey(String),
+    /// No key could be made: the browser gave no randomness.
+    #[error("this browser could not make your key: {0}")]
+    KeyNotMade(getrandom::Error),
+    /// The key could not be kept.
+    #[error("this browser could not keep your key: {0}")]
+    KeyNotKept(BrowserError),
     /// A key imported from elsewhere meets a different key here.
     #[error(
         "this browser already holds another key ({found}); replace it to use {imported} (the old key is kept aside, not deleted)"
@@ -63,12 +66,12 @@ pub fn identity() -> Result<Identity, BrowserDataError> {
         let secret: [u8; 32] = bytes.try_into().map_err(|_| BrowserDataError::BadKey)?;
         return Ok(Identity::from_secret_bytes(&secret));
     }
-    let identity = Identity::generate().map_err(|e| BrowserDataError::NoKey(e.to_string()))?;
+    let identity = Identity::generate().map_err(BrowserDataError::KeyNotMade)?;
     store(
         IDENTITY_KEY,
         &data_encoding::HEXLOWER.encode(&identity.secret_bytes()),
     )
-    .map_err(BrowserDataError::NoKey)?;
+    .map_err(BrowserDataError::KeyNotKept)?;
     Ok(identity)
 }
 
@@ -91,13 +94,13 @@ pub fn adopt_identity(identity: &Identity, replace: bool) -> Result<String, Brow
             });
         }
         store(&format!("{IDENTITY_KEY}.{}", found.as_compact()), &previous)
-            .map_err(BrowserDataError::NoKey)?;
-        store(IDENTITY_KEY, &encoded).map_err(BrowserDataError::NoKey)?;
+            .map_err(BrowserDataError::KeyNotKept)?;
+        store(IDENTITY_KEY, &encoded).map_err(BrowserDataError::KeyNotKept)?;
         return Ok(format!(
             "your key is now {fingerprint}; the previous one ({found}) is kept in this browser"
         ));
     }
-    store(IDENTITY_KEY, &encoded).map_err(BrowserDataError::NoKey)?;
+    store(IDENTITY_KEY, &encoded).map_err(BrowserDataError::KeyNotKept)?;
     Ok(format!("your key is now {fingerprint}"))
 }
 
@@ -126,7 +129,9 @@ pub fn room_url(room: &str) -> Option<String> {
 
 /// Remembers where a game is played.
 pub fn remember_room(room: &str, url: &str) -> Result<(), StoreError> {
-    store(&format!("{ROOM_PREFIX}{room}"), url).map_err(|reason| StoreError::Browser { reason })
+    store(&format!("{ROOM_PREFIX}{room}"), url).map_err(|e| StoreError::Browser {
+        reason: e.to_string(),
+    })
 }
 
 /// The rooms of every stored game.
@@ -154,7 +159,9 @@ impl BrowserLog {
             key: format!("{LOG_PREFIX}{room}"),
             text: String::new(),
         };
-        store(&log.key, "").map_err(|reason| StoreError::Browser { reason })?;
+        store(&log.key, "").map_err(|e| StoreError::Browser {
+            reason: e.to_string(),
+        })?;
         Ok(log)
     }
 
@@ -171,7 +178,9 @@ impl GameStore for BrowserLog {
     fn append(&mut self, record: &Record) -> Result<(), StoreError> {
         let mut text = self.text.clone();
         text.push_str(&record_line(record));
-        store(&self.key, &text).map_err(|reason| StoreError::Browser { reason })?;
+        store(&self.key, &text).map_err(|e| StoreError::Browser {
+            reason: e.to_string(),
+        })?;
         self.text = text;
         Ok(())
     }
@@ -278,6 +287,9 @@ impl SigningRegister for BrowserRegister {
             hex(&record.to_bytes())
         );
         let key = self.key(&game);
-        store(&key, &line).map_err(|reason| RegisterError::Storage { place: key, reason })
+        store(&key, &line).map_err(|e| RegisterError::Storage {
+            place: key,
+            reason: e.to_string(),
+        })
     }
 }

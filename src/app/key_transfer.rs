@@ -89,7 +89,8 @@ impl KeyHome {
             }
             #[cfg(target_arch = "wasm32")]
             KeyHome::Browser => {
-                crate::platform::web::download(&name, text.as_bytes())?;
+                crate::platform::web::download(&name, text.as_bytes())
+                    .map_err(|e| e.to_string())?;
                 Ok(t!("key-downloaded", name = name.as_str()))
             }
         }

@@ -148,8 +148,6 @@ impl ConnectionCutter {
     }
 }
 
-/// What a third player is told.
-
 /// A background request for the signaling server's ICE servers and how
 /// long their credentials last.
 type IceFetch = Task<Result<(IceServers, Duration), String>>;

@@ -300,13 +300,36 @@ async fn fetch_bytes(
     Ok((response.status(), bytes))
 }
 
+/// What the browser refused, in its own words where it gave any.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BrowserError {
+    /// The code runs where there is no window or document (a worker).
+    #[error("this page has no window or document")]
+    NoDocument,
+    /// The browser keeps no storage for this site (storage is off, or a
+    /// private window refuses it).
+    #[error("this browser keeps no storage for this site")]
+    NoStorage,
+    /// The storage refused a value: the browser's name for why (for
+    /// example `QuotaExceededError`).
+    #[error("{0}: the storage is full or off")]
+    StorageRefused(String),
+    /// A browser call threw: what it said.
+    #[error("the browser refused: {0}")]
+    Threw(String),
+}
+
+fn threw(e: wasm_bindgen::JsValue) -> BrowserError {
+    BrowserError::Threw(format!("{e:?}"))
+}
+
 /// The page's `localStorage`, if the browser lets this site have one.
-fn local_storage() -> Result<web_sys::Storage, String> {
+fn local_storage() -> Result<web_sys::Storage, BrowserError> {
     web_sys::window()
-        .ok_or("no window")?
+        .ok_or(BrowserError::NoDocument)?
         .local_storage()
-        .map_err(|e| format!("{e:?}"))?
-        .ok_or_else(|| "this browser keeps no storage for this site".to_string())
+        .map_err(threw)?
+        .ok_or(BrowserError::NoStorage)
 }
 
 /// The text stored under `key`, if any.
@@ -316,15 +339,15 @@ pub fn stored(key: &str) -> Option<String> {
 
 /// Stores `value` under `key`; the reason when the browser refuses (the
 /// quota is full, or storage is off for this site).
-pub fn store(key: &str, value: &str) -> Result<(), String> {
+pub fn store(key: &str, value: &str) -> Result<(), BrowserError> {
     local_storage()?.set_item(key, value).map_err(|e| {
-        js_sys::Reflect::get(&e, &"name".into())
+        match js_sys::Reflect::get(&e, &"name".into())
             .ok()
             .and_then(|n| n.as_string())
-            .map_or_else(
-                || format!("{e:?}"),
-                |name| format!("{name}: the storage is full or off"),
-            )
+        {
+            Some(name) => BrowserError::StorageRefused(name),
+            None => threw(e),
+        }
     })
 }
 
@@ -342,8 +365,8 @@ pub fn stored_keys(prefix: &str) -> Vec<String> {
 
 /// Offers `bytes` to the person as a file named `name` (the browser's
 /// download).
-pub fn download(name: &str, bytes: &[u8]) -> Result<(), String> {
-    let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
+pub fn download(name: &str, bytes: &[u8]) -> Result<(), BrowserError> {
+    let js = threw;
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/octet-stream");
@@ -352,12 +375,12 @@ pub fn download(name: &str, bytes: &[u8]) -> Result<(), String> {
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js)?;
     let document = web_sys::window()
         .and_then(|w| w.document())
-        .ok_or("no document")?;
+        .ok_or(BrowserError::NoDocument)?;
     let anchor: web_sys::HtmlAnchorElement = document
         .create_element("a")
         .map_err(js)?
         .dyn_into()
-        .map_err(|_| "not an anchor")?;
+        .map_err(|e| threw(e.into()))?;
     anchor.set_href(&url);
     anchor.set_download(name);
     anchor.click();

@@ -309,7 +309,7 @@ fn ongoing_games(ui: &mut egui::Ui, shared: &mut Shared) -> Option<Screen> {
                     && let Some(bytes) = crate::browser_data::log_bytes(room)
                     && let Err(e) = crate::platform::web::download(&format!("{room}.log"), &bytes)
                 {
-                    shared.message = Some(e);
+                    shared.message = Some(e.to_string());
                 }
                 ui.end_row();
             }

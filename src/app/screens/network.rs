@@ -268,7 +268,7 @@ impl NetworkScreen {
                     if let Some(Err(e)) =
                         log_bytes(log).map(|b| crate::platform::web::download(&name, &b))
                     {
-                        *message = Some(e);
+                        *message = Some(e.to_string());
                     }
                 }
             }
