@@ -6,6 +6,9 @@
 //! compared on equal terms and a loss is never negative. Pure: no clock, no
 //! I/O; the caller may cancel and is told of progress.
 
+// In the browser only part of this module is used: the whole-game analysis is the command line's.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 

@@ -209,7 +209,7 @@ type Answer = std::sync::mpsc::Receiver<(Bot, Option<Square>)>;
 
 #[cfg(not(target_arch = "wasm32"))]
 /// A bot that thinks on a background thread at a lower priority
-/// ([`crate::background`]), so whoever polls it (a network loop, a
+/// (`crate::background`), so whoever polls it (a network loop, a
 /// window) keeps running meanwhile.
 #[derive(Debug)]
 pub struct BackgroundBot {

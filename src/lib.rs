@@ -9,7 +9,8 @@
 //! - [`engine`] and [`match_log`] (from `reversi-core`): the pure rules
 //!   engine, and the signed records, their verification and audit.
 //! - [`search`]: the computer player's search and evaluation, pure too;
-//!   [`bot`], [`analysis`], [`thinking`] and [`nboard`] build on it.
+//!   [`bot`] builds on it, and so do the crate's own `analysis`,
+//!   `thinking` (where a search runs) and `nboard` (the NBoard protocol).
 //! - [`platform`]: what differs between the desktop and the browser (the
 //!   clock, tasks, where a search runs).
 //! - [`net`]: a game over the network: the session (a state machine that
@@ -19,26 +20,27 @@
 //!   `reversi` commands): the front-ends, which never import each other.
 #![forbid(unsafe_code)]
 
-pub mod analysis;
+mod analysis;
 pub mod app;
 // Native only: threads, files, a command line (see `platform` for what the
 // browser uses instead).
 #[cfg(not(target_arch = "wasm32"))]
-pub mod background;
+mod background;
 pub mod bot;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bot_match;
 #[cfg(target_arch = "wasm32")]
-pub mod browser_data;
+mod browser_data;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod data_dir;
 pub mod identity_export;
-pub mod nboard;
+#[cfg(not(target_arch = "wasm32"))]
+mod nboard;
 pub mod net;
 pub mod platform;
 pub mod search;
-pub mod thinking;
+mod thinking;
 
 pub use reversi_core::{engine, match_log, membership, random_player, ratings};

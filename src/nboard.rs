@@ -96,8 +96,6 @@ pub struct SearchAnswer {
     pub moves: Vec<MoveValue>,
     /// Nodes searched.
     pub nodes: u64,
-    /// The side to move must pass (`go` answers `PA`).
-    pub pass: bool,
 }
 
 impl NboardEngine {
@@ -146,11 +144,13 @@ impl NboardEngine {
 
     /// The position the next command relates to (`None` after a `set game`
     /// that could not be read).
+    #[cfg(test)]
     pub fn position(&self) -> Option<&Position> {
         self.game.as_ref().map(|g| &g.position)
     }
 
     /// The midgame depth.
+    #[cfg(test)]
     pub fn depth(&self) -> u32 {
         self.depth
     }
@@ -302,7 +302,6 @@ impl SearchJob {
             kind: self.kind,
             moves: Vec::new(),
             nodes: 0,
-            pass: false,
         };
         if !every_move {
             if let Some(t) = searcher.think(&self.position, &self.limits, Some(cancel.clone())) {

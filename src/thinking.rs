@@ -231,8 +231,8 @@ fn think_within(bot: &mut Bot, position: &Position, _limit_ms: u64) -> Option<Th
 
 impl ThinkAnswer {
     /// The answer as bytes.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        postcard::to_allocvec(self).expect("an answer always encodes")
+    pub fn to_bytes(self) -> Vec<u8> {
+        postcard::to_allocvec(&self).expect("an answer always encodes")
     }
 
     /// Reads an answer (bounded, and its move checked to be a square).
@@ -286,6 +286,7 @@ impl From<Option<Thought>> for ThinkAnswer {
 
 /// The worker's side: runs the job in `bytes` and returns the reply's
 /// bytes (the answer, or why the job could not run).
+#[cfg(any(test, target_arch = "wasm32"))]
 pub fn serve(bytes: &[u8]) -> Vec<u8> {
     let reply: Result<ThinkAnswer, String> = ThinkJob::from_bytes(bytes)
         .and_then(|job| job.run())
@@ -294,6 +295,7 @@ pub fn serve(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// The page's side: reads a reply of [`serve`].
+#[cfg(any(test, target_arch = "wasm32"))]
 pub fn read_reply(bytes: &[u8]) -> Result<ThinkAnswer, ThinkError> {
     let reply: Result<ThinkAnswer, String> = decode(bytes)?;
     reply

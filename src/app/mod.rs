@@ -5,7 +5,7 @@
 //! repaints when they report and is idle otherwise.
 
 mod analysis_view;
-pub mod board_view;
+pub(crate) mod board_view;
 mod fonts;
 mod game_screen;
 pub mod i18n;
@@ -13,19 +13,19 @@ mod key_transfer;
 #[cfg(not(target_arch = "wasm32"))]
 mod leaderboard_job;
 mod link;
-pub mod local_game;
-pub mod log_viewer;
-pub mod network_game;
+pub(crate) mod local_game;
+pub(crate) mod log_viewer;
+pub(crate) mod network_game;
 mod qr_view;
 mod screens;
 mod settings;
 mod shared;
 mod status;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod watch_game;
+pub(crate) mod watch_game;
 mod widgets;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod your_games;
+pub(crate) mod your_games;
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::net::SocketAddr;

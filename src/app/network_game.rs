@@ -98,6 +98,7 @@ pub enum NetStart {
     Resume(PathBuf),
     /// A rematch of the finished game in this log: propose it, or wait
     /// for the opponent's proposal.
+    #[cfg(not(target_arch = "wasm32"))]
     Rematch {
         /// The finished game's log.
         log: PathBuf,
@@ -633,9 +634,6 @@ async fn run_web(
                 resume(&room)?.ok_or_else(|| format!("no game of room {room} is stored here"))?;
             set(&shared, &*wake, |s| s.status = NetStatus::Reconnecting);
             (session, store, url, room, None)
-        }
-        NetStart::Rematch { .. } => {
-            return Err("a rematch is not offered in the browser yet: host a new game".into());
         }
     };
     browser_data::remember_room(&room, &url).map_err(browser_error)?;

@@ -1,25 +1,25 @@
 //! The command line: argument types (clap) and one module per command.
 
-pub mod analyze_command;
-pub mod audit_command;
-pub mod bench_command;
-pub mod board_command;
-pub mod correspondence_commands;
+pub(crate) mod analyze_command;
+pub(crate) mod audit_command;
+pub(crate) mod bench_command;
+pub(crate) mod board_command;
+pub(crate) mod correspondence_commands;
 mod error;
-pub mod export_command;
-pub mod identity_command;
+pub(crate) mod export_command;
+pub(crate) mod identity_command;
 pub mod ladder_command;
-pub mod leaderboard_commands;
-pub mod nboard_command;
-pub mod network_commands;
-pub mod perft_command;
-pub mod play_command;
-pub mod ratings_command;
+pub(crate) mod leaderboard_commands;
+pub(crate) mod nboard_command;
+pub(crate) mod network_commands;
+pub(crate) mod perft_command;
+pub(crate) mod play_command;
+pub(crate) mod ratings_command;
 pub mod rule_args;
-pub mod selfplay_command;
+pub(crate) mod selfplay_command;
 pub mod solve_command;
-pub mod verify_page_command;
-pub mod watch_command;
+pub(crate) mod verify_page_command;
+pub(crate) mod watch_command;
 
 use clap::{Parser, Subcommand};
 

@@ -23,7 +23,6 @@ use crate::net::game_setup;
 use crate::net::link::LinkStatus;
 use crate::net::native_game::{self, GameStart, GameStartError, StartedGame};
 use crate::net::room_code::RoomCode;
-pub use crate::net::room_file::RoomFile;
 use crate::net::server_url::ServerUrl;
 use crate::net::session::{ColorQuestion, Event, HaltReason, HostTerms, Session};
 use crate::net::transport::IceServers;

@@ -1,7 +1,7 @@
 //! Runs a [`Session`] over the WebRTC [`Transport`](super::transport::Transport): persists every record
 //! before sending it, saves evidence, keeps the connection alive with
 //! heartbeats and reconnects with backoff when it drops (the policy is
-//! [`LinkPolicy`]), claims the win when the opponent's deadline passes,
+//! `LinkPolicy`), claims the win when the opponent's deadline passes,
 //! and asks a [`Mover`] for this side's moves.
 
 use std::path::{Path, PathBuf};

@@ -28,6 +28,7 @@ pub enum HttpError {
         reason: String,
     },
     /// The TLS handshake failed (certificate not trusted, wrong name, …).
+    #[cfg(not(target_arch = "wasm32"))]
     #[error("TLS with {server} failed: {reason}")]
     Tls {
         /// The server asked, as the player named it.

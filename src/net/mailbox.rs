@@ -3,6 +3,9 @@
 //! that comes back is bounded and decoded with the record decoder; the
 //! caller verifies records with its session before they change anything.
 
+// In the browser only part of this module is used: the listing and its parsing are the command line's.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
 use std::time::Duration;
 
 use data_encoding::{BASE64, HEXLOWER};

@@ -6,9 +6,9 @@
 //! [`crate::platform`]); what needs files, UDP sockets of its own or the
 //! embedded server is native only.
 
-pub mod game_setup;
-pub mod game_store;
-pub mod link;
+pub(crate) mod game_setup;
+pub(crate) mod game_store;
+pub(crate) mod link;
 pub mod refusal;
 pub mod room_code;
 pub mod server_url;
@@ -22,21 +22,21 @@ pub mod wire;
 pub mod correspondence;
 pub mod driver;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod embedded_server;
-pub mod http_client;
-pub mod ice;
+pub(crate) mod embedded_server;
+pub(crate) mod http_client;
+pub(crate) mod ice;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod leaderboard;
-pub mod mailbox;
+pub(crate) mod mailbox;
 pub mod mailbox_sync;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod native_game;
+pub(crate) mod native_game;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod rematch;
+pub(crate) mod rematch;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod room_file;
+pub(crate) mod room_file;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod stun_probe;
+pub(crate) mod stun_probe;
 #[cfg(not(target_arch = "wasm32"))]
 mod tls_client;
 pub mod transport;

@@ -16,7 +16,7 @@ pub use web_time::{Instant, SystemTime, UNIX_EPOCH};
 use crate::thinking::{ThinkAnswer, ThinkError, ThinkJob};
 
 mod clock;
-pub mod sound;
+pub(crate) mod sound;
 mod tasks;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -10,7 +10,7 @@
 //! - mobility (legal moves, each side) and potential mobility (empty squares
 //!   next to the other side's discs);
 //! - corners, and X- and C-squares next to an empty corner;
-//! - stable discs (see [`stability`](super::stability));
+//! - stable discs (see `stability`);
 //! - parity (who is due to play the last empty square);
 //! - the disc difference and a constant;
 //! - on the plane, each edge's eight squares and each corner's 3×3 block as

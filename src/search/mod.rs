@@ -5,10 +5,10 @@
 //! - [`board`]: the compact board the search plays on;
 //! - [`eval`]: the static evaluation: [`patterns`] on the plane, a linear
 //!   model on the torus and with walls;
-//! - [`stability`]: discs that can never flip;
+//! - `stability`: discs that can never flip;
 //! - [`midgame`]: one fixed-depth PVS (iterative deepening, with its
 //!   aspiration windows, is [`Searcher`]'s, in this file);
-//! - [`endgame`]: the exact solver;
+//! - `endgame`: the exact solver;
 //! - [`transposition`]: the transposition table.
 //!
 //! [`Searcher::think`] is the entry point for a game position; [`hint`]
@@ -35,16 +35,16 @@
 
 pub mod benchmark;
 pub mod board;
-pub mod endgame;
+pub(crate) mod endgame;
 pub mod eval;
-pub mod last_flips;
+pub(crate) mod last_flips;
 pub mod midgame;
-pub mod move_values;
+pub(crate) mod move_values;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod parallel_solve;
+pub(crate) mod parallel_solve;
 pub mod patterns;
 pub mod probcut;
-pub mod stability;
+pub(crate) mod stability;
 pub mod transposition;
 
 use std::sync::Arc;
@@ -81,7 +81,7 @@ pub trait SearchGeometry: Geometry {
     const PLANE: bool;
     /// The squares next to any of `bits` (and `bits` themselves).
     fn neighbours(bits: u64) -> u64;
-    /// Discs of `own` that can never flip (see [`stability`]).
+    /// Discs of `own` that can never flip (see `stability`).
     fn stable(own: u64, other: u64, empty: u64) -> u64;
     /// The squares next to square `index`: a move there can flip only if
     /// one of them holds an opponent disc.
@@ -382,7 +382,7 @@ impl Searcher {
         }
     }
 
-    /// [`Searcher::solve`] on `threads` threads (see [`parallel_solve`]):
+    /// [`Searcher::solve`] on `threads` threads (see `parallel_solve`):
     /// the same value; a node limit applies to each thread. Not on the
     /// web, which has no threads here.
     #[cfg(not(target_arch = "wasm32"))]

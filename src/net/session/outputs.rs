@@ -129,7 +129,8 @@ pub enum Event {
     /// A move this side asked for could not be played (illegal, not its turn).
     MoveRefused(ActionError),
     /// The opponent of the previous game proposes this rematch: accept it
-    /// ([`Session::accept_rematch`]) or decline it ([`Session::decline_rematch`]).
+    /// ([`Session::accept_rematch`](super::Session::accept_rematch)) or
+    /// decline it ([`Session::decline_rematch`](super::Session::decline_rematch)).
     RematchOffered,
 }
 
