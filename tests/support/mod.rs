@@ -4,6 +4,7 @@
 
 pub mod cluster_lab;
 pub mod hostile_server;
+#[path = "../../core/tests/support/logs.rs"]
 pub mod logs;
 pub mod nat_lab;
 pub mod player;
@@ -12,10 +13,16 @@ pub mod signaling_server;
 #[path = "../../core/tests/support/words.rs"]
 mod words;
 
+#[path = "../../core/tests/support/board_names.rs"]
+pub mod board_names;
+// Not every test file uses all three.
+#[allow(unused_imports)]
+pub use board_names::{grid, names, sq};
+
 pub use words::split_quoted;
 
 use reversi::cli::rule_args::RuleArgs;
-use reversi::engine::{Rules, Square};
+use reversi::engine::Rules;
 
 /// The `reversi` program of this build, to add arguments to: the one way
 /// the tests run it.
@@ -44,24 +51,6 @@ pub fn rules_from_flags(flags: &str) -> Rules {
         .rules
         .rules()
         .unwrap_or_else(|e| panic!("flags {flags:?}: {e}"))
-}
-
-/// Parses a square name, panicking on a typo in the test itself.
-pub fn sq(name: &str) -> Square {
-    name.parse().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// A setup from an 8-row grid (`X`, `O`, `-`, `#`; spaces ignored) and the side to move.
-pub fn grid(rows: &str, to_move: char) -> reversi::engine::Setup {
-    let cells: String = rows.chars().filter(|c| !c.is_whitespace()).collect();
-    format!("{cells} {to_move}")
-        .parse()
-        .unwrap_or_else(|e| panic!("test grid: {e}"))
-}
-
-/// Names of the squares in a bitboard, in index order.
-pub fn names(bb: reversi::engine::Bitboard) -> Vec<String> {
-    bb.squares().map(|s| s.to_string()).collect()
 }
 
 /// A free TCP port on loopback (free when asked).

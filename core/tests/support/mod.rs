@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod board_names;
+pub mod logs;
 pub mod naive_rules;
 mod words;
 

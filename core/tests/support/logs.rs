@@ -1,13 +1,14 @@
-//! Log builders shared by the match-log tests.
+//! Log builders shared by the match-log tests, the core's and the
+//! program's (`tests/support/mod.rs` includes this file).
 
-use reversi::engine::{Preset, Rules};
-use reversi::match_log::Identity;
-use reversi::match_log::builder::{MatchBuilder, MatchTerms, Players};
-use reversi::match_log::log_file::record_line;
-use reversi::match_log::record::{Body, MoveBody, Record, RecordContent, Seat};
-use reversi::match_log::rules_proposal::RulesProposal;
-use reversi::match_log::verify::verify_log;
-use reversi::random_player::{RandomPlayer, SplitMix64};
+use reversi_core::engine::{Preset, Rules};
+use reversi_core::match_log::Identity;
+use reversi_core::match_log::builder::{MatchBuilder, MatchTerms, Players};
+use reversi_core::match_log::log_file::record_line;
+use reversi_core::match_log::record::{Body, MoveBody, Record, RecordContent, Seat};
+use reversi_core::match_log::rules_proposal::RulesProposal;
+use reversi_core::match_log::verify::verify_log;
+use reversi_core::random_player::{RandomPlayer, SplitMix64};
 
 /// A fixed start time: 2026-11-30T00:00:00Z.
 pub const T0: u64 = 1_796_000_000_000;
@@ -124,9 +125,11 @@ pub fn equivocating_fork(game: &MatchBuilder, at: usize) -> Vec<Record> {
 /// One day in milliseconds.
 pub const DAY_MS: u64 = 24 * HOUR_MS;
 
-/// A player's key from a seed.
+/// A player's key from a seed (`Identity::from_seed`'s key, which needs
+/// the `test-utils` feature, so that `cargo test -p reversi-core` runs
+/// without it).
 pub fn person(seed: u64) -> Identity {
-    Identity::from_seed(seed ^ 0xFACE)
+    Identity::from_secret_bytes(&SplitMix64::new(seed ^ 0xFACE).bytes32())
 }
 
 /// How a decided game ends.
@@ -150,7 +153,7 @@ pub fn decided_game(
     let rules = match result {
         // Black's only move, c1, takes b1; nobody can move after, 3–3.
         Decided::Draw => {
-            let setup = super::grid(
+            let setup = super::board_names::grid(
                 "X O - - - - - -
                  - - - - - - - -
                  - - - - - - - -

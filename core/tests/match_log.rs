@@ -4,16 +4,16 @@
 mod support;
 
 use proptest::prelude::*;
-use reversi::engine::{Color, Ending, PlayError, Preset, Rules};
-use reversi::match_log::audit::{AuditError, audit_log_bytes};
-use reversi::match_log::builder::MatchBuilder;
-use reversi::match_log::compare::{Comparison, compare_logs};
-use reversi::match_log::log_file::{LogWriter, parse_log, read_log, write_log};
-use reversi::match_log::record::{
+use reversi_core::engine::{Color, Ending, PlayError, Preset, Rules};
+use reversi_core::match_log::audit::{AuditError, audit_log_bytes};
+use reversi_core::match_log::builder::MatchBuilder;
+use reversi_core::match_log::compare::{Comparison, compare_logs};
+use reversi_core::match_log::log_file::{LogWriter, parse_log, read_log, write_log};
+use reversi_core::match_log::record::{
     Accept, Body, Digest, MoveBody, Record, RecordContent, Reveal, Seat, TimeoutClaim,
 };
-use reversi::match_log::rules_proposal::RulesProposal;
-use reversi::match_log::verify::{Phase, Violation, verify_log};
+use reversi_core::match_log::rules_proposal::RulesProposal;
+use reversi_core::match_log::verify::{Phase, Violation, verify_log};
 use support::logs::{
     HOUR_MS, T0, equivocating_fork, file_text, finished_game, new_game, play_random, players,
     resign_content, resigned_game, terms, timed_out_game,
@@ -358,7 +358,7 @@ fn a_bad_deadline_or_rules_in_the_genesis_are_refused() {
     ));
 }
 
-fn by_lot_terms() -> reversi::match_log::builder::MatchTerms {
+fn by_lot_terms() -> reversi_core::match_log::builder::MatchTerms {
     let mut t = terms(Preset::Othello);
     t.proposal = RulesProposal::draw_by_lot(Rules::default()).unwrap();
     t
@@ -375,7 +375,10 @@ fn under_the_draw_by_lot_the_named_seat_chooses_the_tie_winner_then_the_other_a_
         let chooser = flip.tie_chooser.expect("the lot names a chooser");
         assert_eq!(v.seat_to_write(), Some(chooser));
         assert_eq!(flip.tie_goes_to, None);
-        assert_eq!(flip.rules.options().draw, reversi::engine::DrawRule::Draw);
+        assert_eq!(
+            flip.rules.options().draw,
+            reversi_core::engine::DrawRule::Draw
+        );
         choosers.push(chooser);
         // Seed 0..6 choose White to win ties, the rest Black; the other
         // seat then plays the colour the tie goes to on even seeds.
@@ -395,8 +398,8 @@ fn under_the_draw_by_lot_the_named_seat_chooses_the_tie_winner_then_the_other_a_
         assert_eq!(
             flip.rules.options().draw,
             match tie {
-                Color::Black => reversi::engine::DrawRule::Black,
-                Color::White => reversi::engine::DrawRule::White,
+                Color::Black => reversi_core::engine::DrawRule::Black,
+                Color::White => reversi_core::engine::DrawRule::White,
             }
         );
         assert_eq!(
@@ -425,7 +428,7 @@ fn a_choice_out_of_turn_forged_or_out_of_order_is_refused() {
     let seed = 3;
     let game = MatchBuilder::new(&by_lot_terms(), players(seed), T0).unwrap();
     let chooser = game.verifier().coin_flip().unwrap().tie_chooser.unwrap();
-    let choice = reversi::match_log::record::ColorChoice { color: 1 };
+    let choice = reversi_core::match_log::record::ColorChoice { color: 1 };
     // The other seat may not choose the tie winner.
     let mut wrong = game.clone();
     let err = wrong
@@ -459,7 +462,7 @@ fn a_choice_out_of_turn_forged_or_out_of_order_is_refused() {
         .push(
             chooser,
             T0,
-            Body::TieWinner(reversi::match_log::record::ColorChoice { color: 2 }),
+            Body::TieWinner(reversi_core::match_log::record::ColorChoice { color: 2 }),
         )
         .unwrap_err();
     assert_eq!(err.violation, Violation::BadColor { found: 2 });
@@ -577,8 +580,8 @@ fn logs_from_before_the_choices_still_verify_with_the_seed_picking_the_tie_winne
         assert_eq!(
             flip.rules.options().draw,
             match lot {
-                Color::Black => reversi::engine::DrawRule::Black,
-                Color::White => reversi::engine::DrawRule::White,
+                Color::Black => reversi_core::engine::DrawRule::Black,
+                Color::White => reversi_core::engine::DrawRule::White,
             }
         );
         seen.push(lot);
@@ -753,10 +756,12 @@ fn body() -> impl Strategy<Value = Body> {
             position_hash
         })),
         Just(Body::Resign),
-        any::<u8>()
-            .prop_map(|color| Body::TieWinner(reversi::match_log::record::ColorChoice { color })),
-        any::<u8>()
-            .prop_map(|color| Body::SeatColor(reversi::match_log::record::ColorChoice { color })),
+        any::<u8>().prop_map(|color| Body::TieWinner(
+            reversi_core::match_log::record::ColorChoice { color }
+        )),
+        any::<u8>().prop_map(|color| Body::SeatColor(
+            reversi_core::match_log::record::ColorChoice { color }
+        )),
         any::<u32>().prop_map(|move_number| Body::TimeoutClaim(TimeoutClaim { move_number })),
     ]
 }
@@ -772,10 +777,10 @@ proptest! {
             author: if guest { Seat::Guest } else { Seat::Host },
             timestamp_ms, body,
         };
-        let record = Record::sign(content, &reversi::match_log::Identity::from_secret_bytes(&key));
+        let record = Record::sign(content, &reversi_core::match_log::Identity::from_secret_bytes(&key));
         let decoded = Record::decode(&record.to_bytes()).unwrap();
         prop_assert_eq!(&decoded, &record);
-        let line = reversi::match_log::log_file::record_line(&record);
+        let line = reversi_core::match_log::log_file::record_line(&record);
         let loaded = parse_log(line.as_bytes()).unwrap();
         prop_assert_eq!(&loaded.records[0], &record);
     }
@@ -793,8 +798,8 @@ fn exported_ggf_writes_every_pass_and_reads_back_as_the_same_game() {
     for seed in 0..40 {
         let game = finished_game(seed);
         let verifier = game.verifier();
-        let text = reversi::match_log::export::ggf(verifier);
-        let read = reversi::engine::parse_ggf(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let text = reversi_core::match_log::export::ggf(verifier);
+        let read = reversi_core::engine::parse_ggf(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
         let moves: Vec<_> = verifier.moves().iter().map(|m| m.square).collect();
         assert_eq!(read.moves, moves, "{text}");
         assert!(read.position.is_over());

@@ -2,12 +2,12 @@
 
 mod support;
 
-use reversi::engine::{
+use reversi_core::engine::{
     Color, Discs, DrawRule, Ending, Opening, PlayError, Position, RuleOptions, Rules, Scoring,
     Topology, parse_transcript, replay,
 };
-use reversi::random_player::RandomPlayer;
-use support::{grid, names, sq};
+use reversi_core::random_player::RandomPlayer;
+use support::board_names::{grid, names, sq};
 
 fn torus() -> RuleOptions {
     RuleOptions {
@@ -16,7 +16,7 @@ fn torus() -> RuleOptions {
     }
 }
 
-fn start(options: RuleOptions, setup: reversi::engine::Setup) -> Position {
+fn start(options: RuleOptions, setup: reversi_core::engine::Setup) -> Position {
     Rules::new(options, setup).unwrap().start_position()
 }
 
@@ -215,7 +215,7 @@ fn when_one_supply_is_empty_the_other_player_moves_on_alone() {
 
 #[test]
 fn the_classic_preset_spends_exactly_its_32_discs() {
-    let rules = Rules::preset(reversi::engine::Preset::Classic);
+    let rules = Rules::preset(reversi_core::engine::Preset::Classic);
     let moves = RandomPlayer::new(3).play_game(&rules.start_position());
     let end = replay(&rules.start_position(), &moves).unwrap();
     let spent = 64 - end.supply(Color::Black).unwrap() - end.supply(Color::White).unwrap();
@@ -247,7 +247,7 @@ fn empties_scoring_credits_the_winner_with_every_empty_square() {
 }
 
 /// The first random game from the standard start that ends 32–32.
-fn drawn_game() -> Vec<reversi::engine::Square> {
+fn drawn_game() -> Vec<reversi_core::engine::Square> {
     let start = Rules::default().start_position();
     (0..10_000)
         .map(|seed| RandomPlayer::new(seed).play_game(&start))
