@@ -61,11 +61,11 @@ pub struct MoveAnalysis {
     pub number: usize,
     /// Who played it.
     pub color: Color,
-    /// The move played.
+    /// The square the move was played on.
     pub square: Square,
     /// Its value for the mover.
     pub score: Score,
-    /// The best move.
+    /// The legal move the search values highest for the mover (may be the one played).
     pub best: Square,
     /// The best move's value for the mover.
     pub best_score: Score,

@@ -149,7 +149,7 @@ impl NboardEngine {
         self.game.as_ref().map(|g| &g.position)
     }
 
-    /// The midgame depth.
+    /// The midgame search depth `set depth` gave (12 until it is set).
     #[cfg(test)]
     pub fn depth(&self) -> u32 {
         self.depth

@@ -70,7 +70,7 @@ pub enum StatementError {
     /// A field with a wrong value.
     #[error("statement field {field}: expected {expected}, found {found:?}")]
     Field {
-        /// The field.
+        /// The name of the JSON field with the wrong value, e.g. `key`.
         field: &'static str,
         /// What it must be.
         expected: &'static str,

@@ -51,7 +51,7 @@ pub enum Unrated {
 /// A finished game as the ratings see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RatedGame {
-    /// The game id.
+    /// The game id: the hash of the log's genesis record.
     pub game_id: Digest,
     /// Hash of the record that ended it (tells copies from forks).
     pub last: Digest,

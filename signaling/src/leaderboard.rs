@@ -125,7 +125,7 @@ impl Leaderboard {
         }
     }
 
-    /// The routes.
+    /// Its HTTP routes: games under `/games`, standings and memberships under `/leaderboard`.
     pub fn routes<S>(&self) -> Router<S> {
         Router::new()
             .route(

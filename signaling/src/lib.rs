@@ -149,7 +149,7 @@ pub enum StartError {
     /// The certificate or key could not be used.
     #[error("cannot use the TLS certificate {} with key {}: {reason}", .files.cert.display(), .files.key.display())]
     Tls {
-        /// The files.
+        /// The certificate chain and private key files.
         files: TlsFiles,
         /// What is wrong.
         reason: String,

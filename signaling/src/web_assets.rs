@@ -38,13 +38,13 @@ pub enum WebAssetsError {
     /// No `index.html`.
     #[error("{dir} has no index.html: is it the output of web/build.sh?")]
     NoIndex {
-        /// The directory.
+        /// The bundle's directory, as named on the command line.
         dir: PathBuf,
     },
     /// More files than a bundle has.
     #[error("{dir} holds more than {MAX_FILES} files: is it the bundle's directory?")]
     TooManyFiles {
-        /// The directory.
+        /// The bundle's directory, as named on the command line.
         dir: PathBuf,
     },
     /// A file larger than a bundle's.
@@ -52,7 +52,7 @@ pub enum WebAssetsError {
     TooLarge {
         /// The file, as named on the command line.
         path: PathBuf,
-        /// Its size.
+        /// Its size in bytes.
         bytes: u64,
     },
 }

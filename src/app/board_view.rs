@@ -18,7 +18,7 @@ use crate::search::Score;
 pub struct BoardMarks {
     /// Squares the viewer may click.
     pub legal: Bitboard,
-    /// The last move.
+    /// The square of the last move played, if there is one to mark.
     pub last: Option<Square>,
     /// A move to point out (the best move, in an analysis).
     pub best: Option<Square>,

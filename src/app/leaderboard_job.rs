@@ -66,7 +66,7 @@ pub enum Answer {
     Left(String),
     /// The game was counted on this server, under this id.
     Counted {
-        /// The server.
+        /// The server that counted it, written as its URL.
         server: String,
         /// The start of the game's id.
         game: String,

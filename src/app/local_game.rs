@@ -15,7 +15,7 @@ use crate::thinking::{Task, ThinkJob};
 
 /// A local game.
 pub struct LocalGame {
-    /// The rules.
+    /// The rules the game is played under.
     pub rules: Rules,
     /// The position now.
     pub position: Position,

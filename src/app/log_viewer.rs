@@ -12,7 +12,7 @@ pub struct ViewedLog {
     pub summary: Vec<String>,
     /// The position before the first move and after each move.
     pub positions: Vec<Position>,
-    /// The moves.
+    /// The squares played, in order: one for each position after the first.
     pub moves: Vec<Square>,
     /// The rules the game was played under.
     pub rules: Rules,

@@ -43,7 +43,7 @@ pub use settings::{ColorChoice, SETTINGS_KEY, SavedGame, Settings};
 use shared::Shared;
 pub use status::AppStatus;
 
-/// The desktop client.
+/// The egui app: the desktop window, and the browser's page; one screen at a time.
 pub struct ReversiApp {
     shared: Shared,
     screen: Screen,

@@ -207,7 +207,7 @@ pub enum CliError {
     /// An exported identity cannot be opened.
     #[error("{}: {source}", path.display())]
     Unseal {
-        /// The export file.
+        /// The file given to `reversi identity import`.
         path: PathBuf,
         /// Why it cannot be opened.
         source: crate::identity_export::ExportError,
@@ -272,7 +272,7 @@ pub enum CliError {
     /// An evaluation weights file cannot be read or is refused.
     #[error("--eval {path}: {source}")]
     Weights {
-        /// The file named.
+        /// The weights file as given to `--eval`.
         path: String,
         /// Why it cannot be used.
         source: WeightsRefused,

@@ -22,7 +22,7 @@ pub enum Format {
 /// Arguments of `reversi export`.
 #[derive(Debug, Clone, Args)]
 pub struct ExportArgs {
-    /// The log.
+    /// The match log file to export (it must verify).
     file: PathBuf,
     /// Output format.
     #[arg(long, value_enum)]

@@ -33,7 +33,7 @@ enum IdentityAction {
     },
     /// Make an exported key this data directory's.
     Import {
-        /// The exported file.
+        /// The file `reversi identity export` wrote.
         file: PathBuf,
         /// Read the passphrase from the first line of this file.
         #[arg(long, value_name = "FILE")]

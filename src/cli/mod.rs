@@ -37,7 +37,7 @@ pub struct Cli {
     pub data_dir: Option<std::path::PathBuf>,
 }
 
-/// The subcommands.
+/// What `reversi` can do: one variant per subcommand.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Play a transcript and print the board, legal moves, counts and result.

@@ -38,7 +38,7 @@ pub enum DataDirError {
     /// The key file does not hold a key.
     #[error("{path}: expected 64 hex digits (a 32-byte secret key); the file was left untouched")]
     BadKeyFile {
-        /// The key file.
+        /// The key file's path (`identity.key` in the data directory).
         path: PathBuf,
     },
     /// The OS random generator failed.
@@ -49,9 +49,9 @@ pub enum DataDirError {
         "{path} can be read by other users (mode {mode:03o}), so the key may be known to them and is not used; if that is a mistake, make it yours alone (chmod 600 {path}); if others may have read it, make a new identity"
     )]
     KeyExposed {
-        /// The key file.
+        /// The key file's path (`identity.key` in the data directory).
         path: PathBuf,
-        /// Its permission bits.
+        /// Its Unix permission bits (`mode & 0o777`).
         mode: u32,
     },
     /// A different key is here already.
@@ -132,7 +132,7 @@ impl DataDir {
         Ok(DataDir { path })
     }
 
-    /// The directory.
+    /// The directory's path (from the flag, `$REVERSI_HOME` or the platform default).
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -110,7 +110,7 @@ pub enum KeepError {
         /// The first record of this side's that only the longer holds.
         seq: u32,
     },
-    /// The register failed.
+    /// The register of signed records could not be read, locked or written.
     #[error(transparent)]
     Register(#[from] RegisterError),
     /// Another copy could not be moved aside.

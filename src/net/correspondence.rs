@@ -156,7 +156,7 @@ impl LogLock {
 /// One game's log, open for appending, with its session.
 #[derive(Debug)]
 pub struct OpenGame {
-    /// The log file.
+    /// The path of the log file being appended to.
     pub path: PathBuf,
     /// The game's state.
     pub session: Session,
@@ -315,7 +315,7 @@ pub struct GameSummary {
     pub room: Option<String>,
     /// Hex game id.
     pub game_id: Option<String>,
-    /// The log file.
+    /// The path of the game's log file, for display.
     pub log: String,
     /// The opponent's name, once known.
     pub opponent: Option<String>,
@@ -350,9 +350,9 @@ pub struct GameSummary {
 /// One of several logs of one game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameCopy {
-    /// The log file.
+    /// The path of this copy's log file, for display.
     pub log: String,
-    /// Its records.
+    /// How many records this copy holds.
     pub records: usize,
     /// Whether it verifies as a game of this identity.
     pub valid: bool,

@@ -24,7 +24,7 @@ pub const FETCH_TIMEOUT: Duration = Duration::from_secs(3);
 /// Why the server's ICE servers could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum IceFetchError {
-    /// The request failed.
+    /// The server could not be reached, or answered badly.
     #[error(transparent)]
     Http(#[from] HttpError),
     /// The server answered with an error status.

@@ -35,7 +35,7 @@ pub enum LeaderboardError {
     NoLeaderboard {
         /// The server asked, as the player named it.
         server: String,
-        /// Its status.
+        /// The HTTP status of its answer.
         status: u16,
     },
     /// The leaderboard refused, with its reason.

@@ -43,7 +43,7 @@ pub enum MailboxError {
     NoMailbox {
         /// The server asked, as the player named it.
         server: String,
-        /// Its status.
+        /// The HTTP status it answered with at `/mailbox`.
         status: u16,
     },
     /// The mailbox refused, with its reason.
@@ -60,7 +60,7 @@ pub enum MailboxError {
     /// A record in the answer does not decode.
     #[error("the mailbox sent a malformed record {seq}: {error}")]
     BadRecord {
-        /// Its place.
+        /// The record's place in the game (its `seq`).
         seq: u32,
         /// What is wrong.
         error: DecodeError,
@@ -79,7 +79,7 @@ pub enum Posted {
 /// A game as the mailbox lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listed {
-    /// The game id.
+    /// The game's id (the hash of its genesis record), as the listing gives it.
     pub game_id: Digest,
     /// Records stored.
     pub records: u32,
@@ -131,7 +131,7 @@ impl Mailbox {
         }
     }
 
-    /// The server.
+    /// The signaling server this mailbox is on.
     pub fn server(&self) -> &ServerUrl {
         &self.server
     }

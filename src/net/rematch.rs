@@ -43,7 +43,7 @@ pub struct RematchSetup {
     pub session: Session,
     /// The new log, created.
     pub writer: LogWriter,
-    /// Its path.
+    /// The path of the new log file.
     pub log: PathBuf,
     /// The room's websocket URL.
     pub room_url: String,

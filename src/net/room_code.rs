@@ -106,7 +106,7 @@ pub enum Invitation {
     },
     /// A code of version 2.
     Secret {
-        /// The invitation secret.
+        /// The secret the code carries, from which the room name is derived.
         secret: InviteSecret,
         /// The room name derived from it.
         room: String,
@@ -186,7 +186,7 @@ pub enum RoomCodeError {
         "the server after @ must be IP:PORT or a ws://, wss://, http:// or https:// URL, found {found:?}"
     )]
     Address {
-        /// The text found.
+        /// The text after `@` (its first 80 characters).
         found: String,
     },
     /// The key after the code in a link is not a public key.

@@ -87,7 +87,7 @@ impl RoomFile {
         room_file(log)
     }
 
-    /// The room name.
+    /// The room's name: the last path segment of the room URL, when there is one.
     pub fn room(&self) -> Option<String> {
         let url = self.room_url.as_deref()?;
         url.rsplit_once('/').map(|(_, room)| room.to_string())

@@ -125,7 +125,7 @@ impl ServerUrl {
         self.host.trim_start_matches('[').trim_end_matches(']')
     }
 
-    /// The port.
+    /// The TCP port: as the URL gives it, else 443 with TLS and 80 without.
     pub fn port(&self) -> u16 {
         self.port
     }

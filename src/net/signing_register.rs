@@ -24,7 +24,7 @@ use crate::match_log::record::{Digest, hex};
 pub struct Signed {
     /// Its place in the game (its `seq`).
     pub seq: u32,
-    /// Its hash.
+    /// The record's hash (SHA-256 of its bytes), telling it from another at its place.
     pub hash: Digest,
     /// Where it was written: a log file's path, or a browser room.
     pub log: String,
@@ -75,7 +75,7 @@ pub enum RegisterError {
     Unsettled {
         /// The game's id (the hash of its genesis).
         game: Digest,
-        /// The copies found.
+        /// The paths of the logs that each hold a copy of the game.
         copies: Vec<String>,
     },
     /// The register could not be read or written: nothing is signed

@@ -127,7 +127,7 @@ pub(crate) mod native {
         /// The sound's file could not be written.
         #[error("cannot write {path}: {source}")]
         Write {
-            /// The file.
+            /// The sound's WAV file in the temporary directory.
             path: PathBuf,
             /// What the system said.
             source: std::io::Error,

@@ -202,7 +202,7 @@ pub enum PinnedFileError {
     /// Its bytes are not the ones the program expects.
     #[error("{url} has SHA-256 {found}, not {expected}")]
     Mismatch {
-        /// The file.
+        /// The URL the file was fetched from.
         url: String,
         /// The hash the program knows.
         expected: String,

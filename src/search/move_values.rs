@@ -11,7 +11,7 @@ use crate::engine::{Position, Square};
 /// The value of one move for the side that plays it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MoveValue {
-    /// The move.
+    /// The square the move plays on.
     pub square: Square,
     /// Its value for the side that plays it.
     pub score: Score,

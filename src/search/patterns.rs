@@ -373,7 +373,7 @@ pub enum PatternWeightsError {
     /// The file does not start with the format's magic.
     #[error("not a pattern weights file (expected magic {expected:?})")]
     Magic {
-        /// The magic expected.
+        /// The 8 bytes a weights file starts with (`RVPATT01`).
         expected: &'static str,
     },
     /// The file's shape does not match this program's patterns.

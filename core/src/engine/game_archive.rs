@@ -62,7 +62,7 @@ pub enum ArchiveError {
     /// More games than [`MAX_ARCHIVE_GAMES`].
     #[error("{found} games claimed, more than the {limit} read")]
     TooMany {
-        /// The limit.
+        /// The most games read from one archive ([`MAX_ARCHIVE_GAMES`]).
         limit: usize,
         /// The number claimed.
         found: usize,
@@ -87,7 +87,7 @@ pub enum GameProblem {
     NotASquare {
         /// The 1-based move number.
         ply: usize,
-        /// The byte.
+        /// The byte found where a move (11–88) was expected.
         found: u8,
     },
     /// A WTHOR move after the end marker.
@@ -95,7 +95,7 @@ pub enum GameProblem {
     AfterEnd {
         /// The 1-based move number.
         ply: usize,
-        /// The byte.
+        /// The non-zero move byte found after the 0 that ends the game.
         found: u8,
     },
     /// A disc count or theoretical score above 64.
@@ -103,7 +103,7 @@ pub enum GameProblem {
     Count {
         /// Which count.
         what: &'static str,
-        /// The value.
+        /// The count as read, above 64.
         found: u8,
     },
     /// A move the rules refuse.
@@ -131,9 +131,9 @@ pub enum GameProblem {
     /// A `.gam` line longer than [`MAX_GAM_LINE`].
     #[error("a line of {found} bytes, more than {limit}")]
     LineTooLong {
-        /// The limit.
+        /// The longest line read, in bytes ([`MAX_GAM_LINE`]).
         limit: usize,
-        /// The length.
+        /// The line's length in bytes.
         found: usize,
     },
     /// A `.gam` line that does not follow the format.
@@ -276,7 +276,7 @@ pub fn read_wthor(bytes: &[u8]) -> Result<Wthor<'_>, ArchiveError> {
 }
 
 impl Wthor<'_> {
-    /// The header.
+    /// What the 16-byte header gives: game count, year and the theoretical scores' depth.
     pub fn header(&self) -> WthorHeader {
         self.header
     }

@@ -39,9 +39,9 @@ pub enum GgfError {
     /// Longer than [`MAX_GGF_LEN`].
     #[error("GGF text of {found} bytes, more than the {limit} accepted")]
     TooLong {
-        /// The limit.
+        /// The longest text accepted, in bytes ([`MAX_GGF_LEN`]).
         limit: usize,
-        /// The length given.
+        /// The text's length in bytes.
         found: usize,
     },
     /// No `(;` … `;)` around the tags.
@@ -62,7 +62,7 @@ pub enum GgfError {
     /// The board is not 8×8.
     #[error("board: expected size 8, found {found:?}")]
     BoardSize {
-        /// The size given.
+        /// The `BO` tag's size word (its first 10 characters).
         found: String,
     },
     /// The board's cells or side to move are not understood.
@@ -74,7 +74,7 @@ pub enum GgfError {
     /// More move tags than [`MAX_GGF_MOVES`].
     #[error("more than {limit} moves")]
     TooManyMoves {
-        /// The limit.
+        /// The most move tags accepted ([`MAX_GGF_MOVES`]).
         limit: usize,
     },
     /// A move tag whose value is not a square or `PA`.
@@ -82,7 +82,7 @@ pub enum GgfError {
     BadMove {
         /// The 1-based number of the move tag.
         number: usize,
-        /// The text found.
+        /// The move tag's value as written.
         found: String,
     },
     /// A move by the side not to move (or a pass by a side that can move).

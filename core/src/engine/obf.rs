@@ -44,7 +44,7 @@ pub enum ObfError {
     /// The text is longer than [`MAX_OBF_BYTES`].
     #[error("{found} bytes; at most {max} are read")]
     TooLong {
-        /// Its length.
+        /// The text's length in bytes.
         found: usize,
         /// The most this decoder accepts.
         max: usize,

@@ -118,7 +118,7 @@ impl Position {
         Bitboard(self.bits(color))
     }
 
-    /// The walls.
+    /// The squares holding walls, which no disc is ever played on.
     pub fn walls(&self) -> Bitboard {
         Bitboard(self.walls)
     }

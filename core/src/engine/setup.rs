@@ -151,7 +151,7 @@ pub enum SetupError {
     /// A free or double opening needs the four centre squares empty.
     #[error("the {opening} opening needs the centre squares empty, but {square} is occupied")]
     CentreOccupied {
-        /// The opening option.
+        /// The opening option (free or double).
         opening: Opening,
         /// The first occupied centre square.
         square: Square,
@@ -159,15 +159,15 @@ pub enum SetupError {
     /// A free or double opening needs at least two discs per player.
     #[error("the {opening} opening needs at least 2 discs per player, found {found}")]
     SupplyTooSmall {
-        /// The opening option.
+        /// The opening option (free or double).
         opening: Opening,
-        /// The supply given.
+        /// The disc supply per player in the options.
         found: u8,
     },
     /// A disc supply outside 1..=64.
     #[error("disc supply must be from 1 to 64 per player, found {found}")]
     SupplyOutOfRange {
-        /// The supply given.
+        /// The disc supply per player in the options: 0, or over 64.
         found: u8,
     },
     /// Neither side has a legal move in the start position.
@@ -232,7 +232,7 @@ impl Rules {
         Rules::new(options, Setup::for_opening(options.opening))
     }
 
-    /// The rule options.
+    /// The rule options: opening, disc supply, scoring, draw rule and topology.
     pub fn options(&self) -> RuleOptions {
         self.options
     }

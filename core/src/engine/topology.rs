@@ -30,11 +30,11 @@ pub trait Geometry {
     fn flips(player: u64, opponent: u64, index: u8) -> u64;
 }
 
-/// The plane board.
+/// The [`Geometry`] of the ordinary board, where a line stops at the edge.
 #[derive(Debug, Clone, Copy)]
 pub struct Plane;
 
-/// The torus board.
+/// The [`Geometry`] of the board whose opposite edges join.
 #[derive(Debug, Clone, Copy)]
 pub struct Torus;
 

@@ -174,7 +174,7 @@ impl MatchBuilder {
         &self.records
     }
 
-    /// The verified state.
+    /// The verifier, which has checked every record added so far.
     pub fn verifier(&self) -> &MatchVerifier {
         &self.verifier
     }

@@ -55,7 +55,7 @@ pub enum Seat {
 }
 
 impl Seat {
-    /// The other seat.
+    /// The opponent's seat: the guest for the host, the host for the guest.
     pub fn other(self) -> Seat {
         match self {
             Seat::Host => Seat::Guest,
@@ -409,7 +409,7 @@ impl Record {
         &self.content
     }
 
-    /// The signature.
+    /// The author's ed25519 signature over [`Record::signed_message`].
     pub fn signature(&self) -> &[u8; 64] {
         &self.signature
     }

@@ -82,7 +82,7 @@ impl RulesProposal {
         Rules::new(options, *self.rules.start()).expect("only the draw option changed")
     }
 
-    /// The wire form.
+    /// The rules as a genesis record carries them ([`WireRules`]).
     pub fn to_wire(&self) -> WireRules {
         let o = self.rules.options();
         let start = self.rules.start();

@@ -247,7 +247,7 @@ pub enum Violation {
     TimeoutWrongMove {
         /// The move in progress.
         expected: u32,
-        /// The move named.
+        /// The move number the claim names.
         found: u32,
     },
 }
@@ -264,7 +264,7 @@ pub struct Player {
 /// A move as the log records it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LoggedMove {
-    /// The square.
+    /// The square the move was played on.
     pub square: Square,
     /// The colour that played it.
     pub color: Color,
@@ -277,7 +277,7 @@ pub struct LoggedMove {
 /// How and where the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MatchEnd {
-    /// The result.
+    /// Who won (if anyone), the score and what ended the game.
     pub outcome: Outcome,
     /// The record that ended it.
     pub record: usize,
@@ -993,7 +993,7 @@ impl MatchVerifier {
         self.previous
     }
 
-    /// The proposed rules.
+    /// The rules the genesis proposes, and how an equal count is to be scored.
     pub fn proposal(&self) -> &RulesProposal {
         &self.proposal
     }

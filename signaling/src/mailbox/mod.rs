@@ -97,7 +97,7 @@ const READY_WITHIN: Duration = Duration::from_secs(2);
 /// Why the mailbox is not ready to serve.
 #[derive(Debug, thiserror::Error)]
 pub enum NotReady {
-    /// The database failed.
+    /// The database answered with an error.
     #[error("{0}")]
     Database(StoreError),
     /// The database did not answer in time.

@@ -103,9 +103,9 @@ pub struct Append<'a> {
     pub game_id: &'a str,
     /// The record's place.
     pub seq: u32,
-    /// Its bytes.
+    /// The whole record as sent: content then signature.
     pub bytes: &'a [u8],
-    /// Its hex hash.
+    /// The record's hash in hex: the game's new head.
     pub head: &'a str,
     /// The guest key, when this record names it.
     pub guest_key: Option<&'a str>,
@@ -117,7 +117,7 @@ pub struct Append<'a> {
     pub expires_ms: i64,
 }
 
-/// The mailbox database.
+/// The mailbox's database, SQLite or PostgreSQL; the leaderboard uses it too.
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: AnyPool,

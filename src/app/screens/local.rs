@@ -16,7 +16,7 @@ use crate::search::Score;
 
 /// The game against the computer on screen.
 pub(in crate::app) struct LocalScreen {
-    /// The game.
+    /// The game being played: its rules, position and moves.
     pub game: LocalGame,
     view: GameView,
 }
