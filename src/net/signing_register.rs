@@ -165,8 +165,9 @@ pub trait SigningRegister: Send + Sync + fmt::Debug {
 /// A shared handle on a register, as a session holds it.
 pub type SharedRegister = Arc<dyn SigningRegister>;
 
-/// A register in memory: for tests, and for a program that keeps its
-/// logs nowhere else.
+/// A register in memory, for the session's tests (the program keeps its
+/// register in files natively and in `localStorage` in the browser).
+#[cfg(test)]
 #[derive(Debug, Default)]
 pub struct MemoryRegister {
     latest: std::sync::Mutex<std::collections::BTreeMap<Digest, Signed>>,
@@ -174,6 +175,7 @@ pub struct MemoryRegister {
     name: String,
 }
 
+#[cfg(test)]
 impl MemoryRegister {
     /// An empty register that names its records' log `name`.
     pub fn named(name: &str) -> MemoryRegister {
@@ -193,6 +195,7 @@ impl MemoryRegister {
     }
 }
 
+#[cfg(test)]
 impl SigningRegister for MemoryRegister {
     fn claim(&self, chain: &[Record], record: &Record) -> Result<(), RegisterError> {
         let mut latest = self
