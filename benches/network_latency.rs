@@ -40,10 +40,6 @@ impl Mover for TimedMover {
     }
 }
 
-fn identity(seed: u64) -> Identity {
-    Identity::from_seed(seed)
-}
-
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
@@ -75,15 +71,17 @@ async fn one_game(
     let host_log = dir.join(format!("host-{game}.log"));
     let guest_log = dir.join(format!("guest-{game}.log"));
     let invite = reversi::match_log::invite::InviteSecret::from_bytes(*b"K7QFM2XAPZ");
-    let code =
-        reversi::net::room_code::Invitation::typed(invite.clone(), &identity(1).public_key());
+    let code = reversi::net::room_code::Invitation::typed(
+        invite.clone(),
+        &Identity::from_seed(1).public_key(),
+    );
     let mut host = Driver::new(
-        Session::host(identity(1), "Ann".into(), terms, &invite),
+        Session::host(Identity::from_seed(1), "Ann".into(), terms, &invite),
         LogWriter::create(&host_log).unwrap(),
         config(&format!("host-{game}.log")),
     );
     let mut guest = Driver::new(
-        Session::guest(identity(2), "Ben".into(), code),
+        Session::guest(Identity::from_seed(2), "Ben".into(), code),
         LogWriter::create(&guest_log).unwrap(),
         config(&format!("guest-{game}.log")),
     );
@@ -155,8 +153,8 @@ fn main() {
                 guest_name: "B".into(),
             },
             reversi::match_log::builder::Players {
-                host: identity(1),
-                guest: identity(2),
+                host: Identity::from_seed(1),
+                guest: Identity::from_seed(2),
                 host_nonce: [1; 32],
                 guest_nonce: [2; 32],
             },

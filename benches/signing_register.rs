@@ -20,7 +20,7 @@ const ROUNDS: usize = 9;
 /// A whole game in which `guest` plays the guest.
 fn game(guest: &Identity, seed: u64) -> Vec<Record> {
     let players = Players {
-        host: Identity::from_secret_bytes(&[seed as u8; 32]),
+        host: Identity::from_seed(seed),
         guest: guest.clone(),
         host_nonce: [1; 32],
         guest_nonce: [2; 32],

@@ -550,7 +550,7 @@ fn a_spectator_follows_a_game_to_its_end_and_cannot_write_into_it() {
             position_hash: next.hash().0,
         }),
     };
-    let forged = Record::sign(content, &Identity::from_secret_bytes(&[42; 32]));
+    let forged = Record::sign(content, &Identity::from_seed(42));
     let (status, body) = server
         .request("POST", "/mailbox/records", &forged.to_bytes())
         .unwrap();

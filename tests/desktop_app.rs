@@ -462,7 +462,7 @@ fn an_invite_link_names_the_host_on_the_join_screen() {
     let dir = TempDir::new("invited");
     let mut harness = app(&dir, light());
     harness.run();
-    let ann = reversi::match_log::Identity::from_secret_bytes(&[1; 32]).public_key();
+    let ann = reversi::match_log::Identity::from_seed(1).public_key();
     let code = reversi::net::room_code::RoomCode::generate(&ann, None)
         .unwrap()
         .full();

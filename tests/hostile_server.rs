@@ -45,7 +45,7 @@ fn game_in_room(server: &Server, room: &str) -> (String, Vec<Record>) {
 /// An acceptance of `genesis` by the operator's own key, with the best
 /// proof it can make: one by an invite key of a secret it guessed.
 fn forged_acceptance(genesis: &Record) -> Record {
-    let mallory = Identity::from_secret_bytes(&[66; 32]);
+    let mallory = Identity::from_seed(66);
     let guessed = InviteSecret::from_bytes(*b"GUESSEDROO").invite_key();
     let proof = AcceptProof::sign(&guessed, &genesis.hash(), &mallory.public_key());
     Record::sign(

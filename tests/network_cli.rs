@@ -206,7 +206,7 @@ fn a_code_for_a_room_nobody_hosts_times_out_clearly() {
     let dir = TempDir::new("nobody");
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let server = runtime.block_on(support::signaling_server::in_process(Default::default()));
-    let nobody = reversi::match_log::Identity::from_secret_bytes(&[9; 32]).public_key();
+    let nobody = reversi::match_log::Identity::from_seed(9).public_key();
     let code = reversi::net::room_code::RoomCode::generate(
         &nobody,
         Some(reversi::net::server_url::ServerUrl::from_socket_addr(

@@ -119,10 +119,6 @@ impl Mover for FirstMoveOnly {
     }
 }
 
-fn identity(seed: u64) -> Identity {
-    Identity::from_seed(seed)
-}
-
 fn config(url: &str, log: PathBuf, delay: Duration) -> DriverConfig {
     DriverConfig {
         ice_from_server: true,
@@ -141,7 +137,7 @@ fn invite() -> InviteSecret {
 
 /// What the guest typed: the host's code.
 fn code() -> Invitation {
-    Invitation::typed(invite(), &identity(1).public_key())
+    Invitation::typed(invite(), &Identity::from_seed(1).public_key())
 }
 
 fn host_driver(dir: &TempDir, url: &str, delay: Duration) -> Driver {
@@ -154,7 +150,7 @@ fn host_driver_in(dir: &std::path::Path, url: &str, delay: Duration) -> Driver {
         deadline_secs: 3600,
     };
     let log = dir.join("host.log");
-    let session = Session::host(identity(1), "Ann".into(), terms, &invite());
+    let session = Session::host(Identity::from_seed(1), "Ann".into(), terms, &invite());
     Driver::new(
         session,
         LogWriter::create(&log).unwrap(),
@@ -164,7 +160,7 @@ fn host_driver_in(dir: &std::path::Path, url: &str, delay: Duration) -> Driver {
 
 fn guest_driver(dir: &TempDir, url: &str, delay: Duration) -> Driver {
     let log = dir.0.join("guest.log");
-    let session = Session::guest(identity(2), "Ben".into(), code());
+    let session = Session::guest(Identity::from_seed(2), "Ben".into(), code());
     Driver::new(
         session,
         LogWriter::create(&log).unwrap(),
@@ -404,9 +400,9 @@ async fn an_adversarial_peer_is_rejected_reason_by_reason_and_the_honest_side_ho
 
     let mut adversary = Adversary {
         transport: Transport::open(&url, &IceServers::default()),
-        session: Session::guest(identity(2), "Mallory".into(), code()),
+        session: Session::guest(Identity::from_seed(2), "Mallory".into(), code()),
         peer: None,
-        identity: identity(2),
+        identity: Identity::from_seed(2),
     };
     // Set up honestly and wait for our turn (the host plays at most the
     // first move of the game, then never again).
@@ -423,7 +419,7 @@ async fn an_adversarial_peer_is_rejected_reason_by_reason_and_the_honest_side_ho
     let position = *adversary.session.position().unwrap();
     let mut legal = position.legal_moves().squares();
     let (a, b) = (legal.next().unwrap(), legal.next().unwrap());
-    let stranger = identity(99);
+    let stranger = Identity::from_seed(99);
     let mine = adversary.identity.clone();
     let attacks: Vec<(Vec<u8>, &str)> = vec![
         (
@@ -564,7 +560,7 @@ async fn a_server_that_answers_as_the_host_is_refused_over_real_webrtc() {
     let dir = TempDir::new("impostor");
     let server = server().await;
     let url = format!("ws://{}/{}", server.addr, invite().room());
-    let mallory = identity(6);
+    let mallory = Identity::from_seed(6);
     let terms = HostTerms {
         proposal: RulesProposal::fixed(Rules::default()),
         deadline_secs: 3600,
@@ -578,7 +574,7 @@ async fn a_server_that_answers_as_the_host_is_refused_over_real_webrtc() {
     );
     let fooled_code = Invitation::typed(invite(), &mallory.public_key());
     let mut guest = Driver::new(
-        Session::guest(identity(2), "Ben".into(), fooled_code),
+        Session::guest(Identity::from_seed(2), "Ben".into(), fooled_code),
         LogWriter::create(&log("guest.log")).unwrap(),
         config(&url, log("guest.log"), Duration::ZERO),
     );
@@ -602,11 +598,11 @@ async fn a_server_that_answers_as_the_host_is_refused_over_real_webrtc() {
     // The operator joins the real host's room first, as the guest.
     let url = format!("ws://{}/{}-2", server.addr, invite().room());
     let mut host = Driver::new(
-        Session::host(identity(1), "Ann".into(), terms, &invite()),
+        Session::host(Identity::from_seed(1), "Ann".into(), terms, &invite()),
         LogWriter::create(&log("host.log")).unwrap(),
         config(&url, log("host.log"), Duration::ZERO),
     );
-    let without_secret = Invitation::typed(guessed, &identity(1).public_key());
+    let without_secret = Invitation::typed(guessed, &Identity::from_seed(1).public_key());
     let mut intruder = Driver::new(
         Session::guest(mallory, "Ben".into(), without_secret),
         LogWriter::create(&log("intruder.log")).unwrap(),

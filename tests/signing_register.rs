@@ -426,7 +426,7 @@ mod operations {
             let dir = TempDir::new(&format!("register-ops-{case}"));
             let data = DataDir::resolve(Some(&dir.path("data"))).unwrap();
             let me = data.identity().unwrap();
-            let opponent = Identity::from_secret_bytes(&[case as u8 ^ 0x5a; 32]);
+            let opponent = Identity::from_seed(case ^ 0x5a);
             let terms = MatchTerms {
                 proposal: RulesProposal::fixed(Rules::preset(Preset::Othello)),
                 deadline_secs: 86_400,

@@ -61,10 +61,6 @@ async fn held(addr: SocketAddr, game: &Record) -> u64 {
     body["records"].as_u64().unwrap()
 }
 
-fn identity(n: u8) -> Identity {
-    Identity::from_secret_bytes(&[n; 32])
-}
-
 fn game(host: u8, guest: u8) -> MatchBuilder {
     MatchBuilder::new(
         &MatchTerms {
@@ -74,8 +70,8 @@ fn game(host: u8, guest: u8) -> MatchBuilder {
             guest_name: "Ben".into(),
         },
         Players {
-            host: identity(host),
-            guest: identity(guest),
+            host: Identity::from_seed(u64::from(host)),
+            guest: Identity::from_seed(u64::from(guest)),
             host_nonce: [host.wrapping_add(100); 32],
             guest_nonce: [guest.wrapping_add(100); 32],
         },
@@ -109,7 +105,7 @@ async fn valid_records_are_stored_in_order_and_handed_back() {
     assert_eq!(body["records"], 5);
     let list = body["list"].as_array().unwrap();
     assert_eq!(list.len(), 3, "records 2, 3 and 4");
-    let host_key = hex(&identity(1).public_key().to_bytes());
+    let host_key = hex(&Identity::from_seed(1).public_key().to_bytes());
     let (_, listed) = request(
         server.addr,
         "GET",
@@ -255,7 +251,7 @@ async fn forged_replayed_reordered_and_foreign_records_are_refused_and_change_no
 
     // Forged: the guest's move with the signature of a stranger.
     let content = records[5].content().clone();
-    let forged = Record::sign(content, &identity(9));
+    let forged = Record::sign(content, &Identity::from_seed(9));
     let (status, body) = post(server.addr, &forged).await;
     assert_eq!(status, 400);
     assert!(
@@ -472,7 +468,7 @@ async fn clients_that_hang_up_mid_request_leave_the_database_whole() {
                 1 => format!("/mailbox/games/{id}?from=5&wait=1"),
                 _ => format!(
                     "/mailbox/players/{}",
-                    hex(&identity(1).public_key().to_bytes())
+                    hex(&Identity::from_seed(1).public_key().to_bytes())
                 ),
             };
             tokio::spawn(async move { hang_up(addr, &path).await })

@@ -345,10 +345,6 @@ mod tests {
         DataDir::resolve(Some(&path)).expect("a data directory")
     }
 
-    fn identity(seed: u8) -> Identity {
-        Identity::from_seed(u64::from(seed))
-    }
-
     fn terms() -> HostTerms {
         HostTerms {
             proposal: RulesProposal::fixed(Rules::default()),
@@ -367,7 +363,8 @@ mod tests {
             listen: "127.0.0.1:0".parse().expect("an address"),
             log: None,
         };
-        let game = futures::executor::block_on(start(how, identity(1), &dir)).expect("started");
+        let game =
+            futures::executor::block_on(start(how, Identity::from_seed(1), &dir)).expect("started");
         let code = game.code.as_ref().expect("a hosted game has a code");
         assert_eq!(code.server(), Some(&server), "the code names the server");
         assert_eq!(
@@ -390,7 +387,7 @@ mod tests {
     }
 
     /// A log of a game begun (genesis, acceptance, reveals) between
-    /// `identity(host)` and `identity(guest)`, written to `path`.
+    /// `Identity::from_seed(host)` and `Identity::from_seed(guest)`, written to `path`.
     fn begun_game(path: &Path, host: u8, guest: u8) {
         use crate::match_log::builder::{MatchBuilder, MatchTerms, Players};
         let terms = MatchTerms {
@@ -400,8 +397,8 @@ mod tests {
             guest_name: "Bob".into(),
         };
         let players = Players {
-            host: identity(host),
-            guest: identity(guest),
+            host: Identity::from_seed(u64::from(host)),
+            guest: Identity::from_seed(u64::from(guest)),
             host_nonce: [7; 32],
             guest_nonce: [8; 32],
         };
@@ -420,7 +417,7 @@ mod tests {
                     log: log.clone(),
                     server,
                 },
-                identity(2),
+                Identity::from_seed(2),
                 &dir,
             ))
         };
@@ -449,7 +446,7 @@ mod tests {
     #[test]
     fn a_code_that_names_no_server_needs_one_from_the_player() {
         let dir = data_dir("join");
-        let code = RoomCode::generate(&identity(3).public_key(), None).expect("a code");
+        let code = RoomCode::generate(&Identity::from_seed(3).public_key(), None).expect("a code");
         let how = GameStart::Join {
             name: "Bob".into(),
             code,
@@ -457,7 +454,7 @@ mod tests {
             no_server_hint: "pass --server",
             log: None,
         };
-        match futures::executor::block_on(start(how, identity(4), &dir)) {
+        match futures::executor::block_on(start(how, Identity::from_seed(4), &dir)) {
             Err(GameStartError::Setup(SetupError::NoServer { hint })) => {
                 assert_eq!(hint, "pass --server")
             }
