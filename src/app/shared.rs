@@ -196,9 +196,7 @@ impl Shared {
             return;
         };
         let games_dir = data_dir.games_dir();
-        let register_dir = data_dir
-            .path()
-            .join(crate::data_dir::register::REGISTER_DIR);
+        let register_dir = data_dir.register_dir();
         if !games_dir.is_dir() && !register_dir.is_dir() {
             return;
         }

@@ -142,6 +142,12 @@ impl DataDir {
         self.path.join("games")
     }
 
+    /// The folder of the registers of what each identity signed
+    /// (`DATA_DIR/register/`, one folder a key inside).
+    pub fn register_dir(&self) -> PathBuf {
+        self.path.join(register::REGISTER_DIR)
+    }
+
     /// The log of a new game in `room`: `DATA_DIR/games/ROOM.log`, the
     /// folder made if needed. Every new game's log that the player does not
     /// place themselves goes here.

@@ -40,7 +40,7 @@ use crate::net::signing_register::{
 };
 
 /// The register's folder inside the data directory.
-pub const REGISTER_DIR: &str = "register";
+pub(super) const REGISTER_DIR: &str = "register";
 
 /// The format written in each file.
 const FORMAT: u32 = 1;
@@ -165,10 +165,7 @@ impl GameRegister {
     /// The register of `key` in `data_dir` (made on first write).
     pub fn open(data_dir: &DataDir, key: &PublicKey) -> GameRegister {
         GameRegister {
-            dir: data_dir
-                .path()
-                .join(REGISTER_DIR)
-                .join(key.fingerprint().as_compact()),
+            dir: data_dir.register_dir().join(key.fingerprint().as_compact()),
             games_dir: data_dir.games_dir(),
         }
     }
