@@ -26,7 +26,7 @@ pub enum SetupError {
     },
     /// No random room name could be drawn.
     #[error("no random room name: {0}")]
-    Random(String),
+    Random(getrandom::Error),
     /// The stored log cannot be played on.
     #[error(transparent)]
     Resume(#[from] ResumeError),
@@ -61,7 +61,7 @@ pub fn host(
     advertised: Option<ServerUrl>,
 ) -> Result<Hosted, SetupError> {
     let code = RoomCode::generate(&identity.public_key(), advertised)
-        .map_err(|e| SetupError::Random(e.to_string()))?;
+        .map_err(SetupError::Random)?;
     let room_url = server.room_url(code.room());
     let secret = code.secret().expect("a new code is of version 2");
     let session = Session::host(identity, name.to_string(), terms, secret);

@@ -28,12 +28,12 @@ pub enum RematchError {
     #[error("no room is recorded beside the log ({0})")]
     NoRoom(PathBuf),
     /// The room file of the new log cannot be written.
-    #[error("{path}: {reason}")]
+    #[error("{}: {source}", path.display())]
     RoomFile {
         /// The file, as named on the command line.
         path: PathBuf,
-        /// What failed.
-        reason: String,
+        /// What the system said.
+        source: std::io::Error,
     },
 }
 
@@ -105,9 +105,9 @@ pub fn set_up(
     let embedded = room_file.embedded();
     RoomFile::new(room_url.clone(), embedded)
         .write(&log)
-        .map_err(|e| RematchError::RoomFile {
+        .map_err(|source| RematchError::RoomFile {
             path: RoomFile::path(&log),
-            reason: e.to_string(),
+            source,
         })?;
     let writer = LogWriter::create(&log)?;
     Ok(RematchSetup {
