@@ -60,8 +60,8 @@ pub fn host(
     server: &ServerUrl,
     advertised: Option<ServerUrl>,
 ) -> Result<Hosted, SetupError> {
-    let code = RoomCode::generate(&identity.public_key(), advertised)
-        .map_err(SetupError::Random)?;
+    let code =
+        RoomCode::generate(&identity.public_key(), advertised).map_err(SetupError::Random)?;
     let room_url = server.room_url(code.room());
     let secret = code.secret().expect("a new code is of version 2");
     let session = Session::host(identity, name.to_string(), terms, secret);

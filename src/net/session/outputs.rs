@@ -43,7 +43,9 @@ pub enum EvidenceReason {
 /// Why the session closes the connection.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DisconnectReason {
-    /// The peer's hello was refused: no game with this peer.
+    /// What the peer sent was refused in a way no retry mends: another
+    /// protocol version, our own seat, an invalid key, or a peer the code
+    /// or the log does not name.
     #[error(transparent)]
     Refused(Refusal),
     /// The game halted.
@@ -61,12 +63,12 @@ pub enum Divergence {
     /// no one signed both: not an equivocation).
     #[error("at record {seq} the peer's copy differs from ours")]
     Record {
-        /// The place.
+        /// The sequence number at which the two logs hold different records.
         seq: u32,
     },
     /// The peer's hello names, as the last of its `records`, a record that
     /// is not ours at that place.
-    #[error("the peer's record {} is not ours (their head {}, ours {})", .records - 1, hex(.theirs), hex(.ours))]
+    #[error("the peer's record {} is not ours (their head {}, ours {})", .records.saturating_sub(1), hex(.theirs), hex(.ours))]
     Head {
         /// How many records the peer holds.
         records: u32,
