@@ -21,7 +21,8 @@
 //!    just before: weights that change smoothly from phase to phase):
 //!    conjugate gradients on the normal equations, preconditioned by their
 //!    diagonal. Exact labels beyond `--exact` empties (the theoretical
-//!    scores of real games, `real_positions.rs`) join their phase's fit.
+//!    scores of real games, `real_positions.rs`) join their phase's fit,
+//!    each counted `--exact-weight` times (1 by default).
 //!    After the fit, the WTHOR test set (`--wthor DIR`, by default
 //!    `../shared/data/wthor` when it is there) measures the new weights,
 //!    the shipped ones and the linear evaluation.
@@ -80,6 +81,9 @@ struct Args {
     until: u32,
     wthor: Option<PathBuf>,
     smooth: bool,
+    /// How much more an exact label beyond `exact` empties (a theoretical
+    /// score) weighs in the fit than a search's label.
+    exact_weight: f64,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -95,6 +99,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         until: 60,
         wthor: Some(PathBuf::from("../shared/data/wthor")).filter(|p| p.is_dir()),
         smooth: false,
+        exact_weight: 1.0,
     };
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -109,6 +114,18 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--threads" => args.threads = number(value()?)?.clamp(1, 256) as usize,
             "--until" => args.until = number(value()?)?.clamp(4, 60) as u32,
             "--wthor" => args.wthor = Some(PathBuf::from(value()?)),
+            "--exact-weight" => {
+                args.exact_weight = value()?
+                    .parse()
+                    .map_err(|e| format!("--exact-weight: {e}"))
+                    .and_then(|w: f64| {
+                        if w > 0.0 && w.is_finite() {
+                            Ok(w)
+                        } else {
+                            Err("--exact-weight: must be more than 0".into())
+                        }
+                    })?
+            }
             "--smooth" => {
                 args.smooth = true;
                 continue;
@@ -523,7 +540,13 @@ impl Fit {
 /// pulls each weight towards `prior` (a neighbouring phase's fit, so the
 /// weights change smoothly from phase to phase and a configuration rare
 /// in this phase keeps its neighbour's value), or towards zero without.
-fn fit(samples: &[&Sample], lambda: f64, iterations: usize, prior: Option<&Fit>) -> Fit {
+fn fit(
+    samples: &[&Sample],
+    lambda: f64,
+    iterations: usize,
+    prior: Option<&Fit>,
+    weight: impl Fn(&Sample) -> f64 + Sync,
+) -> Fit {
     let n = compact_size();
     let dim = n + SCALARS;
     // Column values: how often a board reads a pattern entry, the
@@ -535,6 +558,7 @@ fn fit(samples: &[&Sample], lambda: f64, iterations: usize, prior: Option<&Fit>)
             for (k, &v) in s.scalars.iter().enumerate() {
                 t += x[n + k] * f64::from(v);
             }
+            t *= weight(s);
             for &i in &s.patterns {
                 out[i as usize] += t;
             }
@@ -550,7 +574,8 @@ fn fit(samples: &[&Sample], lambda: f64, iterations: usize, prior: Option<&Fit>)
     let mut b = vec![0.0f64; dim];
     let mut diagonal = vec![0.0f64; dim];
     for s in samples {
-        let y = f64::from(s.label);
+        let w = weight(s);
+        let y = f64::from(s.label) * w;
         // A configuration read m times by one board (four empty edges)
         // is a column value of m there: its diagonal entry gains m².
         let mut sorted = s.patterns;
@@ -560,12 +585,12 @@ fn fit(samples: &[&Sample], lambda: f64, iterations: usize, prior: Option<&Fit>)
             let run = sorted[k..].iter().take_while(|&&i| i == sorted[k]).count();
             let i = sorted[k] as usize;
             b[i] += y * run as f64;
-            diagonal[i] += (run * run) as f64;
+            diagonal[i] += (run * run) as f64 * w;
             k += run;
         }
         for (k, &v) in s.scalars.iter().enumerate() {
             b[n + k] += y * f64::from(v);
-            diagonal[n + k] += f64::from(v) * f64::from(v);
+            diagonal[n + k] += f64::from(v) * f64::from(v) * w;
         }
     }
     if let Some(prior) = prior {
@@ -642,6 +667,13 @@ fn fit_phases(args: &Args, samples: &[Sample], labelled_to: u32, fits: &mut [Opt
             .filter(|s| !s.held_out && range.contains(&s.empties))
             .collect()
     };
+    let weight = |s: &Sample| {
+        if s.exact && s.empties > args.exact {
+            args.exact_weight
+        } else {
+            1.0
+        }
+    };
     if args.smooth {
         // In order, each phase pulled towards the one with two empties
         // fewer, fitted just before it.
@@ -652,6 +684,7 @@ fn fit_phases(args: &Args, samples: &[Sample], labelled_to: u32, fits: &mut [Opt
                 args.lambda,
                 args.iterations,
                 prior.as_ref(),
+                &weight,
             ));
         }
         return;
@@ -667,7 +700,7 @@ fn fit_phases(args: &Args, samples: &[Sample], labelled_to: u32, fits: &mut [Opt
                         let Some(&phase) = todo.get(k) else { break };
                         out.push((
                             phase,
-                            fit(&train(phase), args.lambda, args.iterations, None),
+                            fit(&train(phase), args.lambda, args.iterations, None, &weight),
                         ));
                     }
                     out
