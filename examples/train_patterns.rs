@@ -684,7 +684,7 @@ fn fit_phases(args: &Args, samples: &[Sample], labelled_to: u32, fits: &mut [Opt
                 args.lambda,
                 args.iterations,
                 prior.as_ref(),
-                &weight,
+                weight,
             ));
         }
         return;
@@ -700,7 +700,7 @@ fn fit_phases(args: &Args, samples: &[Sample], labelled_to: u32, fits: &mut [Opt
                         let Some(&phase) = todo.get(k) else { break };
                         out.push((
                             phase,
-                            fit(&train(phase), args.lambda, args.iterations, None, &weight),
+                            fit(&train(phase), args.lambda, args.iterations, None, weight),
                         ));
                     }
                     out
