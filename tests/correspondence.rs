@@ -530,13 +530,7 @@ fn a_spectator_follows_a_game_to_its_end_and_cannot_write_into_it() {
         .collect();
     let verifier = reversi::match_log::verify_log(&stored).unwrap();
     let author = verifier.seat_to_write().unwrap();
-    let square = verifier
-        .current_position()
-        .unwrap()
-        .legal_moves()
-        .squares()
-        .next()
-        .unwrap();
+    let square = support::board_names::first_legal(verifier.current_position().unwrap());
     let next = verifier.current_position().unwrap().play(square).unwrap();
     let content = RecordContent {
         version: PROTOCOL_VERSION,

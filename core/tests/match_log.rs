@@ -275,14 +275,7 @@ fn time_may_not_run_backwards() {
     let mut game = new_game(14);
     play_random(&mut game, 14, 2);
     let last = game.verifier().last_timestamp();
-    let square = game
-        .verifier()
-        .current_position()
-        .unwrap()
-        .legal_moves()
-        .squares()
-        .next()
-        .unwrap();
+    let square = support::board_names::first_legal(game.verifier().current_position().unwrap());
     let err = game.play(square, last - 1).unwrap_err();
     assert_eq!(
         err.violation,

@@ -2,7 +2,7 @@
 //! core's tests and the program's (`tests/support/mod.rs` includes this
 //! file).
 
-use reversi_core::engine::{Bitboard, Setup, Square};
+use reversi_core::engine::{Bitboard, Position, Setup, Square};
 
 /// Parses a square name, panicking on a typo in the test itself.
 pub fn sq(name: &str) -> Square {
@@ -15,6 +15,15 @@ pub fn grid(rows: &str, to_move: char) -> Setup {
     format!("{cells} {to_move}")
         .parse()
         .unwrap_or_else(|e| panic!("test grid: {e}"))
+}
+
+/// The first legal move of `position` in square order (it must have one).
+pub fn first_legal(position: &Position) -> Square {
+    position
+        .legal_moves()
+        .squares()
+        .next()
+        .expect("a position with a legal move")
 }
 
 /// Names of the squares in a bitboard, in index order.
