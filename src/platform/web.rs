@@ -319,6 +319,7 @@ pub enum BrowserError {
     Threw(String),
 }
 
+/// What a browser call threw, as the browser prints it.
 fn threw(e: wasm_bindgen::JsValue) -> BrowserError {
     BrowserError::Threw(format!("{e:?}"))
 }
@@ -366,19 +367,18 @@ pub fn stored_keys(prefix: &str) -> Vec<String> {
 /// Offers `bytes` to the person as a file named `name` (the browser's
 /// download).
 pub fn download(name: &str, bytes: &[u8]) -> Result<(), BrowserError> {
-    let js = threw;
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/octet-stream");
     let blob =
-        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(js)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js)?;
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(threw)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(threw)?;
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or(BrowserError::NoDocument)?;
     let anchor: web_sys::HtmlAnchorElement = document
         .create_element("a")
-        .map_err(js)?
+        .map_err(threw)?
         .dyn_into()
         .map_err(|e| threw(e.into()))?;
     anchor.set_href(&url);
