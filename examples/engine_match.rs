@@ -9,7 +9,9 @@
 //! ```
 //!
 //! Each pair of games starts from the same random opening of 4–11 plies
-//! (seeded by the pair's number, so a match is the same in every run); `A`
+//! (`--plies LO-HI` to choose: `--plies 1-4` stays where an opening book
+//! has something to say) (seeded by the pair's number, so a match is the
+//! same in every run); `A`
 //! plays Black in the first and White in the second. The score counts a
 //! win 1 and a draw ½; an engine that answers an illegal move or closes
 //! its output loses that game (there is no clock: one that hangs stops the
@@ -179,6 +181,7 @@ fn play(engines: [&mut Engine; 2], opening: &[Square]) -> Result<i32, String> {
 fn run() -> Result<(), String> {
     let (mut a, mut b) = (None, None);
     let (mut games, mut depth, mut first_pair) = (20u32, 6u32, 0u64);
+    let mut plies = 4u64..=11;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -187,6 +190,15 @@ fn run() -> Result<(), String> {
             "--b" => b = Some(value()?),
             "--games" => games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--depth" => depth = value()?.parse().map_err(|e| format!("--depth: {e}"))?,
+            "--plies" => {
+                let text = value()?;
+                let (lo, hi) = text
+                    .split_once('-')
+                    .and_then(|(lo, hi)| Some((lo.parse::<u64>().ok()?, hi.parse::<u64>().ok()?)))
+                    .filter(|(lo, hi)| lo <= hi && *hi <= 40)
+                    .ok_or(format!("--plies: LO-HI with LO ≤ HI ≤ 40, not {text:?}"))?;
+                plies = lo..=hi;
+            }
             "--first-pair" => {
                 first_pair = value()?.parse().map_err(|e| format!("--first-pair: {e}"))?
             }
@@ -200,8 +212,9 @@ fn run() -> Result<(), String> {
     let (mut score_a, mut discs_a) = (0.0f64, 0i64);
     for game in 0..games {
         let pair = first_pair + u64::from(game / 2);
-        let plies = 4 + (SplitMix64::new(pair).next_u64() % 8) as usize;
-        let opening = random_opening(&rules, pair, plies);
+        let span = plies.end() - plies.start() + 1;
+        let count = plies.start() + SplitMix64::new(pair).next_u64() % span;
+        let opening = random_opening(&rules, pair, count as usize);
         let a_black = game % 2 == 0;
         let black_diff = if a_black {
             play([&mut engine_a, &mut engine_b], &opening)?

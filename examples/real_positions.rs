@@ -34,13 +34,11 @@ use std::time::Instant;
 
 use reversi::engine::game_archive::{ArchivedGame, GameError, read_gam, read_wthor};
 use reversi::engine::{Color, Position};
+use reversi::search::symmetry::canonical;
 
 #[path = "shared/data_format.rs"]
 mod data_format;
 use data_format::{EXACT, MAGIC, UNLABELLED, in_wthor_test_set};
-#[path = "shared/symmetry.rs"]
-mod symmetry;
-use symmetry::canonical;
 
 /// The sources, in the order they are read (earlier ones keep a shared
 /// position).

@@ -63,9 +63,6 @@ use reversi::search::{Budget, eval};
 #[path = "shared/data_format.rs"]
 mod data_format;
 use data_format::{EXACT, MAGIC, RECORD, UNLABELLED, record_sides};
-#[path = "shared/symmetry.rs"]
-#[allow(dead_code)]
-mod symmetry;
 #[path = "shared/wthor_test.rs"]
 mod wthor_test;
 

@@ -31,8 +31,6 @@ use reversi::search::patterns::{self, PatternWeights};
 #[path = "shared/data_format.rs"]
 #[allow(dead_code)]
 mod data_format;
-#[path = "shared/symmetry.rs"]
-mod symmetry;
 #[path = "shared/wthor_test.rs"]
 mod wthor_test;
 

@@ -14,14 +14,19 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::engine::{Position, Square};
-use crate::search::{Limits, Searcher, Thought};
+use crate::engine::{Position, Square, Topology};
+use crate::search::board::Board;
+use crate::search::{Limits, Score, Searcher, Thought};
 
 /// The weakest and strongest levels.
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
 
 /// The weakest level [`Bot::for_play`] runs on every core.
 pub const PARALLEL_LEVEL: u8 = 9;
+
+/// The weakest level that plays from the opening book
+/// ([`crate::search::book`]) while the game is in it.
+pub const BOOK_LEVEL: u8 = 8;
 
 /// The default time limit per move of the strongest level in the client.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
@@ -110,6 +115,8 @@ pub struct Bot {
     spec: LevelSpec,
     seed: u64,
     searcher: Searcher,
+    /// Whether to play book moves (levels from [`BOOK_LEVEL`] only).
+    book: bool,
 }
 
 impl std::fmt::Debug for Bot {
@@ -117,30 +124,46 @@ impl std::fmt::Debug for Bot {
         f.debug_struct("Bot")
             .field("level", &self.spec.level)
             .field("seed", &self.seed)
+            .field("book", &self.book)
             .finish()
     }
 }
 
 impl Bot {
-    /// A bot of `level` (clamped to 1–10) whose noise follows `seed`.
+    /// A bot of `level` (clamped to 1–10) whose noise follows `seed`,
+    /// without the opening book.
     pub fn new(level: u8, seed: u64) -> Bot {
         let spec = *level_spec(level);
         Bot {
             spec,
             seed,
             searcher: Searcher::new(spec.table_bits),
+            book: false,
         }
     }
 
     /// A bot of `level` as the game's front-ends use it: levels 9 and 10
-    /// think on every core ([`Bot::set_threads`]), the others as
-    /// [`Bot::new`].
+    /// think on every core ([`Bot::set_threads`]), and levels 8–10 play
+    /// from the opening book ([`Bot::set_book`]).
     pub fn for_play(level: u8, seed: u64) -> Bot {
         let mut bot = Bot::new(level, seed);
         if bot.spec.level >= PARALLEL_LEVEL {
             bot.set_threads(crate::search::all_cores());
         }
+        bot.set_book(true);
         bot
+    }
+
+    /// Plays book moves while the game is in the opening book, if `on` and
+    /// the level is [`BOOK_LEVEL`] or stronger; searches every move
+    /// otherwise (`--no-book`).
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on && self.spec.level >= BOOK_LEVEL;
+    }
+
+    /// Whether this bot plays book moves.
+    pub fn uses_book(&self) -> bool {
+        self.book
     }
 
     /// Thinks on `threads` threads from now on (see
@@ -177,6 +200,11 @@ impl Bot {
         position: &Position,
         cancel: Option<Arc<AtomicBool>>,
     ) -> Option<Thought> {
+        if self.book
+            && let Some(thought) = book_move(position)
+        {
+            return Some(thought);
+        }
         self.searcher.clear();
         self.searcher.think(position, &self.limits(), cancel)
     }
@@ -203,6 +231,22 @@ impl Bot {
     }
 }
 
+/// The opening book's move in `position`, as a thought of no search (depth
+/// and nodes 0); `None` off the plain board or out of the book.
+pub(crate) fn book_move(position: &Position) -> Option<Thought> {
+    if position.options().topology != Topology::Plane {
+        return None;
+    }
+    let board = Board::from_position(position)?;
+    let chosen = crate::search::book::book()?.choose(&board)?;
+    Some(Thought {
+        best: Square::new(chosen.square)?,
+        score: Score::Estimate(chosen.value),
+        depth: 0,
+        nodes: 0,
+    })
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 /// Where a thinking bot hands itself back with its answer.
 type Answer = std::sync::mpsc::Receiver<(Bot, Option<Square>)>;
@@ -216,6 +260,7 @@ pub struct BackgroundBot {
     level: u8,
     seed: u64,
     threads: usize,
+    book: bool,
     /// The bot, while it is not thinking.
     bot: Option<Bot>,
     /// The position being thought about and where the answer will arrive.
@@ -230,6 +275,7 @@ impl BackgroundBot {
             level: bot.spec().level,
             seed: bot.seed,
             threads: bot.threads(),
+            book: bot.uses_book(),
             bot: Some(bot),
             thinking: None,
         }
@@ -239,6 +285,7 @@ impl BackgroundBot {
     fn fresh_bot(&self) -> Bot {
         let mut bot = Bot::new(self.level, self.seed);
         bot.set_threads(self.threads);
+        bot.set_book(self.book);
         bot
     }
 
@@ -365,6 +412,49 @@ mod tests {
             std::thread::sleep(Duration::from_millis(1));
         };
         assert!(next.is_legal(reply));
+    }
+
+    #[test]
+    fn levels_8_to_10_open_from_the_book_in_play_and_never_unasked() {
+        let start = Rules::default().start_position();
+        for level in LEVELS {
+            assert!(!Bot::new(level, 1).uses_book(), "level {level}");
+            let mut played = Bot::for_play(level, 1);
+            assert_eq!(played.uses_book(), level >= BOOK_LEVEL, "level {level}");
+            played.set_book(false);
+            assert!(!played.uses_book(), "level {level} with --no-book");
+        }
+        // The book's first move comes without a search, with the value the
+        // book gives it.
+        let thought = Bot::for_play(10, 1).think(&start, None).unwrap();
+        assert_eq!((thought.depth, thought.nodes), (0, 0));
+        let board = Board::from_position(&start).unwrap();
+        let chosen = crate::search::book::book().unwrap().choose(&board).unwrap();
+        assert_eq!(thought.best.index(), chosen.square);
+        assert_eq!(thought.score, Score::Estimate(chosen.value));
+        // Not on the torus, whose start is the same discs.
+        let torus = crate::engine::Rules::from_options(crate::engine::RuleOptions {
+            topology: Topology::Torus,
+            ..Default::default()
+        })
+        .unwrap()
+        .start_position();
+        assert_eq!(book_move(&torus), None);
+    }
+
+    #[test]
+    fn the_book_is_left_when_the_game_leaves_it() {
+        // From the start, the book's line: each move a book move, until the
+        // first position with none; after it, never a book move again
+        // in this line (its positions are past the book's last ply).
+        let mut position = Rules::default().start_position();
+        let mut in_book = 0;
+        while let Some(thought) = book_move(&position) {
+            position = position.play(thought.best).unwrap();
+            in_book += 1;
+            assert!(in_book <= 40, "a book line 40 plies deep");
+        }
+        assert!(in_book >= 4, "the book's main line is {in_book} plies");
     }
 
     #[test]

@@ -62,6 +62,8 @@ pub struct NboardEngine {
     level: Option<u8>,
     /// Multi-ProbCut's threshold (see [`Limits::selectivity`]).
     selectivity: u32,
+    /// Whether a level from [`crate::bot::BOOK_LEVEL`] plays book moves.
+    book: bool,
 }
 
 impl Default for NboardEngine {
@@ -86,6 +88,8 @@ pub struct SearchJob {
     position: Position,
     limits: Limits,
     contempt: i32,
+    /// Whether `go` takes the opening book's move when there is one.
+    book: bool,
 }
 
 /// A finished (or cancelled) search.
@@ -111,7 +115,16 @@ impl NboardEngine {
             contempt: 0,
             level: None,
             selectivity: crate::search::probcut::SELECTIVITY,
+            book: false,
         }
+    }
+
+    /// Whether `go` plays the opening book's move while the game is in the
+    /// book, when searching as a level from [`crate::bot::BOOK_LEVEL`]
+    /// (off until this is called; `reversi nboard` turns it on unless
+    /// given `--no-book`).
+    pub fn use_book(&mut self, on: bool) {
+        self.book = on;
     }
 
     /// Searches from now on as the computer player's `level` does (its
@@ -269,6 +282,7 @@ impl NboardEngine {
             position: game.position,
             limits: self.limits(),
             contempt: self.contempt,
+            book: self.book && self.level.is_some_and(|l| l >= crate::bot::BOOK_LEVEL),
         })
     }
 }
@@ -304,7 +318,14 @@ impl SearchJob {
             nodes: 0,
         };
         if !every_move {
-            if let Some(t) = searcher.think(&self.position, &self.limits, Some(cancel.clone())) {
+            let book = if self.book && self.kind == SearchKind::Go {
+                crate::bot::book_move(&self.position)
+            } else {
+                None
+            };
+            if let Some(t) =
+                book.or_else(|| searcher.think(&self.position, &self.limits, Some(cancel.clone())))
+            {
                 answer.nodes = t.nodes;
                 answer.moves.push(MoveValue {
                     square: t.best,
@@ -456,6 +477,27 @@ mod tests {
         assert!(parts.next().unwrap().parse::<f64>().is_ok());
         assert_eq!(parts.next(), Some("1.50"));
         assert_eq!(lines.last().map(String::as_str), Some("status"));
+    }
+
+    #[test]
+    fn go_takes_the_book_move_only_as_a_book_level_with_the_book_on() {
+        let start = Rules::default().start_position();
+        let book = crate::bot::book_move(&start).unwrap();
+        let mut e = NboardEngine::new();
+        e.use_book(true);
+        e.play_as_level(10);
+        let answer = run(&mut e, "go");
+        assert_eq!(answer.nodes, 0, "a book move needs no search");
+        assert_eq!(answer.moves[0].square, book.best);
+        // A hint is searched, book or not.
+        assert!(run(&mut e, "hint 1").nodes > 0);
+        // Below level 8, or without the book, `go` searches.
+        e.play_as_level(7);
+        assert!(run(&mut e, "go").nodes > 0);
+        e.play_as_level(8);
+        assert_eq!(run(&mut e, "go").nodes, 0);
+        e.use_book(false);
+        assert!(run(&mut e, "go").nodes > 0);
     }
 
     /// GGF of a seeded random game of `plies` moves, passes written out.

@@ -387,3 +387,39 @@ fn a_level_plays_as_the_computer_player_and_bad_settings_are_refused() {
         assert!(stderr.contains(reason), "{flag} {value}: {stderr}");
     }
 }
+
+/// The `nodestats` count and the move of the engine's answer to `go` at the
+/// start.
+fn opening_answer(args: &[&str]) -> (u64, String) {
+    let mut engine = Engine::start_with(args);
+    engine.send(&format!("nboard 2\nset game {}\ngo", start_ggf()));
+    let lines = engine.until("=== ");
+    let nodes = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("nodestats "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a nodestats line before the move");
+    let square = lines.last().unwrap()[4..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    (nodes, square)
+}
+
+#[test]
+fn levels_8_to_10_open_from_the_book_unless_told_not_to() {
+    // The book's move: no node searched.
+    let (nodes, square) = opening_answer(&["--level", "8"]);
+    assert_eq!(nodes, 0, "level 8 searched for its book move {square}");
+    assert!(
+        ["D3", "C4", "F5", "E6"].contains(&square.as_str()),
+        "{square}"
+    );
+    // --no-book, or a level below 8: a search.
+    let (nodes, _) = opening_answer(&["--level", "8", "--no-book"]);
+    assert!(nodes > 0);
+    let (nodes, _) = opening_answer(&["--level", "7"]);
+    assert!(nodes > 0);
+}

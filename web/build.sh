@@ -36,6 +36,8 @@ wasm-bindgen "$wasm_target"/wasm32-unknown-unknown/web/reversi-web.wasm \
   --remove-name-section
 # The evaluation's weights, which only the search worker fetches.
 cp src/search/pattern_weights.bin web/dist/
+# The opening book of levels 8-10, which the search worker fetches too.
+cp src/search/opening_book.bin web/dist/
 # The Japanese font, which the page fetches only when Japanese is chosen
 # (and checks against the SHA-256 the program holds).
 cp src/app/i18n/NotoSansJP-subset.otf web/dist/
@@ -53,6 +55,7 @@ for page in index.html worker.js; do
   sed -e "s|@SRI_REVERSI_JS@|$(sri reversi.js)|g" \
     -e "s|@SRI_REVERSI_BG_WASM@|$(sri reversi_bg.wasm)|g" \
     -e "s|@SRI_PATTERN_WEIGHTS_BIN@|$(sri pattern_weights.bin)|g" \
+    -e "s|@SRI_OPENING_BOOK_BIN@|$(sri opening_book.bin)|g" \
     "web/$page" > "web/dist/$page"
   if grep -q '@SRI_' "web/dist/$page"; then
     echo "web/build.sh: $page names a file it does not pin" >&2
@@ -64,7 +67,7 @@ echo "web/dist: $(du -sh web/dist | cut -f1), reversi_bg.wasm $(stat -c %s web/d
 # What a visitor downloads (gzip -9, as a server compresses): the page's
 # own bundle before its first frame, and the weights the worker fetches.
 gz() { local sum=0 f; for f; do sum=$((sum + $(gzip -9c "$f" | wc -c))); done; echo "$sum"; }
-echo "gzip: page $(gz web/dist/index.html web/dist/reversi.js web/dist/reversi_bg.wasm) bytes, worker's weights $(gz web/dist/pattern_weights.bin) bytes"
+echo "gzip: page $(gz web/dist/index.html web/dist/reversi.js web/dist/reversi_bg.wasm) bytes, worker's weights $(gz web/dist/pattern_weights.bin) bytes, book $(gz web/dist/opening_book.bin) bytes"
 # What `reversi-signaling --web-dir`, the page's footer and `reversi
 # verify-page` name the bundle by.
 echo "bundle sha256: $(sha256sum web/dist/SHA256SUMS | cut -d' ' -f1)"

@@ -11,7 +11,7 @@ use reversi::engine::game_archive::read_wthor;
 use reversi::search::board::Board;
 
 use super::data_format::{EXACT, MAGIC, RECORD, in_wthor_test_set, record_sides};
-use super::symmetry::canonical;
+use reversi::search::symmetry::canonical;
 
 /// A test position and its exact score for the side to move.
 pub struct TestPosition {

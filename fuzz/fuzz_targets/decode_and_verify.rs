@@ -18,11 +18,16 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(records) = decode_batch(data, 48) {
         assert!(records.len() <= 48);
-        assert_eq!(encode_batch(&records), data, "decoded batches are canonical");
+        assert_eq!(
+            encode_batch(&records),
+            data,
+            "decoded batches are canonical"
+        );
     }
     if let Ok((records, verifier)) = audit_log_bytes(data) {
         let text: String = records.iter().map(record_line).collect();
-        let (again, reverified) = audit_log_bytes(text.as_bytes()).expect("a verified log re-verifies");
+        let (again, reverified) =
+            audit_log_bytes(text.as_bytes()).expect("a verified log re-verifies");
         assert_eq!(again, records);
         assert_eq!(reverified.record_count(), verifier.record_count());
     }

@@ -13,7 +13,10 @@ use reversi::net::wire::WireMessage;
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         if let Ok(code) = text.parse::<RoomCode>() {
-            let again: RoomCode = code.full().parse().expect("a code reads back from its own text");
+            let again: RoomCode = code
+                .full()
+                .parse()
+                .expect("a code reads back from its own text");
             assert_eq!(again, code);
             assert_eq!(again.room(), code.room());
         }

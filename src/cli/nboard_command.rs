@@ -52,6 +52,10 @@ pub struct NboardArgs {
     /// every time; more search deeper in the same time).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub threads: u32,
+    /// Search every move, even where levels 8–10 would play from the
+    /// opening book (engine matches that measure the search alone).
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 /// A time per move: positive seconds, at most a day.
@@ -160,6 +164,7 @@ pub fn run(args: &NboardArgs) -> Result<String, CliError> {
         engine.play_as_level(level);
     }
     engine.set_selectivity(args.selectivity);
+    engine.use_book(!args.no_book);
     let new_searcher = || {
         let mut searcher = Searcher::new(TABLE_BITS);
         searcher.set_threads(args.threads as usize);

@@ -46,6 +46,10 @@ pub struct PlayFlags {
     /// moves are read from standard input.
     #[arg(long, value_parser = parse_level)]
     bot: Option<u8>,
+    /// The bot searches every move, even where levels 8–10 would play from
+    /// the opening book.
+    #[arg(long)]
+    no_book: bool,
     /// Wait this long before each of this side's moves (e.g. 300ms).
     #[arg(long, default_value = "0s", value_parser = parse_duration)]
     move_delay: Duration,
@@ -424,10 +428,11 @@ async fn play(
         }
     });
     let inner: Box<dyn Mover> = match flags.bot {
-        Some(level) => Box::new(BotMover(BackgroundBot::new(Bot::for_play(
-            level,
-            driver::seed(),
-        )))),
+        Some(level) => {
+            let mut bot = Bot::for_play(level, driver::seed());
+            bot.set_book(!flags.no_book);
+            Box::new(BotMover(BackgroundBot::new(bot)))
+        }
         None => Box::new(StdinMover::new()),
     };
     let mut mover: Box<dyn Mover> = Box::new(Answering {

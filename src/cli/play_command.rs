@@ -41,6 +41,10 @@ pub struct PlayArgs {
     /// The computer's level, 1 (Novice) to 10 (Champion).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
     level: u8,
+    /// The computer searches every move, even where levels 8–10 would play
+    /// from the opening book.
+    #[arg(long)]
+    no_book: bool,
 }
 
 /// Runs `reversi play` on the process's terminal.
@@ -66,6 +70,7 @@ pub fn play_game(
 ) -> Result<Vec<Square>, CliError> {
     let rules = args.rules.rules()?;
     let mut computer = Bot::for_play(args.level, seed);
+    computer.set_book(!args.no_book);
     let human = match args.color {
         ColorChoice::Black => Color::Black,
         ColorChoice::White => Color::White,

@@ -133,9 +133,19 @@ pub fn serve_searches() -> bool {
             format!("linear: {reason}")
         }
     };
+    let book = match install_fetched_book(&scope) {
+        Ok(positions) => format!("book ({positions} positions)"),
+        Err(reason) => {
+            web_sys::console::warn_1(
+                &format!("levels 8-10 search without the opening book: {reason}").into(),
+            );
+            format!("none: {reason}")
+        }
+    };
     // What the worker evaluates with, for the browser tests (and anyone
     // curious in the developer tools).
     let _ = js_sys::Reflect::set(&scope, &WEIGHTS_IN_USE.into(), &evaluation.into());
+    let _ = js_sys::Reflect::set(&scope, &BOOK_IN_USE.into(), &book.into());
     let reply_to = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let bytes = js_sys::Uint8Array::new(&event.data()).to_vec();
@@ -155,27 +165,53 @@ const FETCHED_WEIGHTS: &str = "reversiPatternWeights";
 /// bytes)`, or `linear: why`.
 const WEIGHTS_IN_USE: &str = "reversiEvaluation";
 
-/// Installs the pattern weights `worker.js` fetched (checked by Subresource
-/// Integrity there, and by their own digest here), before the first search.
-/// Their size, or why the worker goes on with the linear evaluation.
-fn install_fetched_weights(scope: &DedicatedWorkerGlobalScope) -> Result<usize, String> {
-    let fetched = js_sys::Reflect::get(scope, &FETCHED_WEIGHTS.into())
-        .map_err(|_| "the weights could not be read".to_string())?;
+/// The worker's global that `worker.js` fills with the opening book's
+/// bytes (or a string saying why it could not).
+const FETCHED_BOOK: &str = "reversiOpeningBook";
+/// The worker's global that says whether levels 8–10 play from the book:
+/// `book (N positions)`, or `none: why`.
+const BOOK_IN_USE: &str = "reversiBook";
+
+/// The bytes `worker.js` left in the global `name` (at most `max`), taken
+/// from it; or why there are none.
+fn take_fetched(
+    scope: &DedicatedWorkerGlobalScope,
+    name: &str,
+    max: usize,
+) -> Result<Vec<u8>, String> {
+    let fetched = js_sys::Reflect::get(scope, &name.into())
+        .map_err(|_| format!("{name} could not be read"))?;
     // The bytes are needed only once.
-    let _ = js_sys::Reflect::delete_property(scope, &FETCHED_WEIGHTS.into());
+    let _ = js_sys::Reflect::delete_property(scope, &name.into());
     if let Some(why) = fetched.as_string() {
         return Err(why);
     }
     let array = fetched
         .dyn_into::<js_sys::Uint8Array>()
-        .map_err(|_| "worker.js fetched no weights".to_string())?;
-    if array.length() as usize > crate::search::patterns::MAX_FILE {
-        return Err(format!(
-            "the weights file is larger than {} bytes",
-            crate::search::patterns::MAX_FILE
-        ));
+        .map_err(|_| format!("worker.js left no bytes in {name}"))?;
+    if array.length() as usize > max {
+        return Err(format!("the file is larger than {max} bytes"));
     }
-    let bytes = array.to_vec();
+    Ok(array.to_vec())
+}
+
+/// Installs the opening book `worker.js` fetched (checked by Subresource
+/// Integrity there, and by its own digest here): how many positions it
+/// holds, or why levels 8–10 go on without it.
+fn install_fetched_book(scope: &DedicatedWorkerGlobalScope) -> Result<usize, String> {
+    use crate::search::book;
+    let bytes = take_fetched(scope, FETCHED_BOOK, book::MAX_FILE)?;
+    let checked = book::OpeningBook::decode(&bytes).map_err(|e| e.to_string())?;
+    let positions = checked.len();
+    book::install(Some(checked)).map_err(|e| e.to_string())?;
+    Ok(positions)
+}
+
+/// Installs the pattern weights `worker.js` fetched (checked by Subresource
+/// Integrity there, and by their own digest here), before the first search.
+/// Their size, or why the worker goes on with the linear evaluation.
+fn install_fetched_weights(scope: &DedicatedWorkerGlobalScope) -> Result<usize, String> {
+    let bytes = take_fetched(scope, FETCHED_WEIGHTS, crate::search::patterns::MAX_FILE)?;
     let weights =
         crate::search::patterns::PatternWeights::decode(&bytes).map_err(|e| e.to_string())?;
     crate::search::patterns::install(Some(weights)).map_err(|e| e.to_string())?;

@@ -35,6 +35,7 @@
 
 pub mod benchmark;
 pub mod board;
+pub mod book;
 pub(crate) mod endgame;
 pub mod eval;
 pub(crate) mod last_flips;
@@ -45,6 +46,7 @@ pub(crate) mod parallel_solve;
 pub mod patterns;
 pub mod probcut;
 pub(crate) mod stability;
+pub mod symmetry;
 pub mod transposition;
 
 use std::sync::Arc;

@@ -25,6 +25,7 @@ use sha2::{Digest, Sha256};
 
 use super::SearchGeometry;
 use super::board::Board;
+use super::symmetry::{mirror, transpose};
 
 /// Weight sets: one for every two empties (0–1, 2–3, …, 58–60).
 pub const PHASES: usize = 30;
@@ -244,24 +245,6 @@ static TERNARY: [u16; 1024] = {
     }
     out
 };
-
-/// The board mirrored left to right.
-#[inline(always)]
-fn mirror(x: u64) -> u64 {
-    x.swap_bytes().reverse_bits()
-}
-
-/// The board reflected in the a1–h8 diagonal: (row, column) → (column, row).
-#[inline(always)]
-fn transpose(mut x: u64) -> u64 {
-    let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
-    x ^= t ^ (t >> 7);
-    x
-}
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const DIAGONAL: u64 = 0x8040_2010_0804_0201;
@@ -695,20 +678,6 @@ mod tests {
     use super::*;
     use crate::engine::Rules;
     use crate::engine::topology::Plane;
-
-    fn square_bit(r: u32, c: u32) -> u64 {
-        1 << (8 * r + c)
-    }
-
-    #[test]
-    fn transpose_and_mirror_move_squares_as_named() {
-        for r in 0..8 {
-            for c in 0..8 {
-                assert_eq!(transpose(square_bit(r, c)), square_bit(c, r));
-                assert_eq!(mirror(square_bit(r, c)), square_bit(r, 7 - c));
-            }
-        }
-    }
 
     #[test]
     fn every_reading_gathers_its_family_squares_in_order() {

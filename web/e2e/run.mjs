@@ -515,6 +515,34 @@ const scenarios = {
     await context.close();
   },
 
+  // Level 10 opens from the opening book the worker fetched, with the move
+  // the native program's book gives (`reversi nboard --level 10`).
+  async the_champion_opens_from_the_book() {
+    const { page, context } = await open('#computer&level=10&color=white');
+    const s = await until(page, "the computer's first move", (n) => n.screen === 'game' && n.my_turn, 60);
+    const book = await (await searchWorker(page)).evaluate(() => self.reversiBook);
+    if (!/^book \(\d+ positions\)$/.test(book)) throw new Error(`the worker's book: ${book}`);
+    // The end of its input would cancel a search: it stays open until the
+    // answer is in.
+    const engine = spawn(bin, ['nboard', '--level', '10'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    engine.stdin.write('nboard 2\ngo\n');
+    let said = '';
+    const answer = await new Promise((resolve, reject) => {
+      engine.stdout.on('data', (chunk) => {
+        said += chunk;
+        const line = said.split('\n').find((l) => l.startsWith('=== '));
+        if (line) resolve(line);
+      });
+      engine.on('exit', () => reject(new Error(`reversi nboard ended without a move: ${said}`)));
+    });
+    engine.stdin.end();
+    const native = answer.slice(4).split('/')[0].toLowerCase();
+    const opened = String(s.moves).slice(0, 2).toLowerCase();
+    if (opened !== native) throw new Error(`the page's level 10 opened ${opened}, the native book ${native}`);
+    console.log(`  ${book}; level 10 opened ${opened}, as natively`);
+    await context.close();
+  },
+
   // Weights that are not the ones the page was built with are refused by
   // Subresource Integrity: the worker says why and plays on with the
   // linear evaluation.
