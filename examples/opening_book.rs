@@ -88,6 +88,10 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
+/// A position (canonical side to move, other side) and how many games
+/// reached it.
+type Counted = ((u64, u64), u32);
+
 /// The side to move's discs and the other side's, if someone is to move.
 fn sides(position: &Position) -> Option<(u64, u64)> {
     let mover = position.to_move()?;
@@ -95,7 +99,7 @@ fn sides(position: &Position) -> Option<(u64, u64)> {
 }
 
 /// Step 1: how many games reached each position of the first `plies`.
-fn collect(args: &Args) -> Result<Vec<((u64, u64), u32)>, String> {
+fn collect(args: &Args) -> Result<Vec<Counted>, String> {
     let mut counts: HashMap<(u64, u64), u32> = HashMap::new();
     let mut games = [0usize; 2];
     let mut skipped = 0usize;
@@ -150,7 +154,7 @@ fn collect(args: &Args) -> Result<Vec<((u64, u64), u32)>, String> {
     for game in read_gam(&text) {
         add(game, 1);
     }
-    let mut kept: Vec<((u64, u64), u32)> = counts
+    let mut kept: Vec<Counted> = counts
         .into_iter()
         .filter(|&(_, n)| n >= args.min_games)
         .collect();
@@ -167,7 +171,7 @@ fn collect(args: &Args) -> Result<Vec<((u64, u64), u32)>, String> {
     Ok(kept)
 }
 
-fn write_positions(path: &Path, positions: &[((u64, u64), u32)]) -> Result<(), String> {
+fn write_positions(path: &Path, positions: &[Counted]) -> Result<(), String> {
     let mut bytes = Vec::with_capacity(positions.len() * 20);
     for &((p, o), n) in positions {
         bytes.extend_from_slice(&p.to_le_bytes());
@@ -179,7 +183,7 @@ fn write_positions(path: &Path, positions: &[((u64, u64), u32)]) -> Result<(), S
     std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn read_positions(path: &Path) -> Result<Vec<((u64, u64), u32)>, String> {
+fn read_positions(path: &Path) -> Result<Vec<Counted>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if bytes.len() % 20 != 0 {
         return Err(format!("{}: not a whole number of records", path.display()));
@@ -237,7 +241,7 @@ fn position_of(player: u64, opponent: u64) -> Option<Position> {
 }
 
 /// Step 2: a deep search of every position without a value yet.
-fn value_all(args: &Args, positions: &[((u64, u64), u32)]) -> Result<(), String> {
+fn value_all(args: &Args, positions: &[Counted]) -> Result<(), String> {
     let path = args.dir.join("book-values.bin");
     let done = read_values(&path)?;
     let todo: Vec<(u64, u64)> = positions
@@ -308,7 +312,7 @@ fn value_all(args: &Args, positions: &[((u64, u64), u32)]) -> Result<(), String>
                         break;
                     }
                     let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                    if n % 100 == 0 || n == todo.len() {
+                    if n.is_multiple_of(100) || n == todo.len() {
                         let secs = started.elapsed().as_secs_f64();
                         eprintln!(
                             "{n}/{} searched, {:.2} s each, {:.0} min to go",
@@ -333,10 +337,7 @@ fn value_all(args: &Args, positions: &[((u64, u64), u32)]) -> Result<(), String>
 /// position without book children has only that). Comparing the two only
 /// then keeps the odd-even swing of searches one ply apart from taking
 /// the book out of its own lines.
-fn back_up(
-    positions: &[((u64, u64), u32)],
-    searched: &HashMap<(u64, u64), Searched>,
-) -> OpeningBook {
+fn back_up(positions: &[Counted], searched: &HashMap<(u64, u64), Searched>) -> OpeningBook {
     let mut order: Vec<(u64, u64)> = positions.iter().map(|&(key, _)| key).collect();
     // Each ply adds one disc: the most discs first.
     order.sort_by_key(|&(p, o)| std::cmp::Reverse((p | o).count_ones()));

@@ -444,15 +444,15 @@ mod tests {
 
     #[test]
     fn the_book_is_left_when_the_game_leaves_it() {
-        // From the start, the book's line: each move a book move, until the
-        // first position with none; after it, never a book move again
-        // in this line (its positions are past the book's last ply).
+        // From the start, the book's own line: a book move at every ply
+        // until the first position with none, which comes within the
+        // book's 14 plies, and not before a few.
         let mut position = Rules::default().start_position();
         let mut in_book = 0;
         while let Some(thought) = book_move(&position) {
             position = position.play(thought.best).unwrap();
             in_book += 1;
-            assert!(in_book <= 40, "a book line 40 plies deep");
+            assert!(in_book <= 14, "a book line {in_book} plies deep");
         }
         assert!(in_book >= 4, "the book's main line is {in_book} plies");
     }
