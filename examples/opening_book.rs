@@ -18,9 +18,10 @@
 //!    the book follows strong players.
 //! 2. `DIR/book-values.bin`: one deep search per position, appended as it
 //!    finishes, so a run cut short loses at most the searches under way.
-//! 3. The book: each position's value is the larger of its own search's
-//!    and its best book child's (negated), from the last ply back to the
-//!    start; written to `--out` once every position has its search.
+//! 3. The book: each position's value is its best book child's (negated),
+//!    or its own search's when that search's move leaves the book and is
+//!    worth more, from the last ply back to the start; written to `--out`
+//!    once every position has its search.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -109,19 +110,13 @@ fn collect(args: &Args) -> Result<Vec<Counted>, String> {
             return;
         };
         games[source] += 1;
-        let mut seen = Vec::new();
+        // Each move adds a disc, so a game never reaches a position twice.
         for position in game.positions() {
             if position.empty().count() + args.plies < 60 {
                 break;
             }
             if let Some((p, o)) = sides(&position) {
-                let key = canonical(p, o);
-                // A game that comes back to a position (never, in Othello,
-                // but cheap to rule out) counts once.
-                if !seen.contains(&key) {
-                    seen.push(key);
-                    *counts.entry(key).or_default() += 1;
-                }
+                *counts.entry(canonical(p, o)).or_default() += 1;
             }
         }
     };
