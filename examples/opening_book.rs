@@ -24,7 +24,7 @@
 //!    once every position has its search.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -37,6 +37,10 @@ use reversi::search::board::Board;
 use reversi::search::book::OpeningBook;
 use reversi::search::symmetry::canonical;
 use reversi::search::{Limits, Score, Searcher, probcut};
+
+#[path = "shared/logbook.rs"]
+mod logbook;
+use logbook::read_logbook;
 
 struct Args {
     data: PathBuf,
@@ -138,14 +142,7 @@ fn collect(args: &Args) -> Result<Vec<Counted>, String> {
             add(game, 0);
         }
     }
-    let gam = args.data.join("logistello/logbook.gam.gz");
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(
-        std::fs::File::open(&gam).map_err(|e| format!("{}: {e}", gam.display()))?,
-    )
-    .take(64 << 20)
-    .read_to_string(&mut text)
-    .map_err(|e| format!("{}: {e}", gam.display()))?;
+    let text = read_logbook(&args.data)?;
     for game in read_gam(&text) {
         add(game, 1);
     }

@@ -28,7 +28,7 @@
 //! end (about a minute here): a run cut short leaves no partial file.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -36,6 +36,9 @@ use reversi::engine::game_archive::{ArchivedGame, GameError, read_gam, read_wtho
 use reversi::engine::{Color, Position};
 use reversi::search::symmetry::canonical;
 
+#[path = "shared/logbook.rs"]
+mod logbook;
+use logbook::read_logbook;
 #[path = "shared/data_format.rs"]
 mod data_format;
 use data_format::{EXACT, MAGIC, UNLABELLED, in_wthor_test_set};
@@ -235,14 +238,7 @@ fn run(data: &Path, dir: &Path, every: usize) -> Result<(), String> {
             record(source, game, name)?;
         }
     }
-    let book = data.join("logistello/logbook.gam.gz");
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(
-        std::fs::File::open(&book).map_err(|e| format!("{}: {e}", book.display()))?,
-    )
-    .take(64 << 20)
-    .read_to_string(&mut text)
-    .map_err(|e| format!("{}: {e}", book.display()))?;
+    let text = read_logbook(data)?;
     for game in read_gam(&text) {
         record(2, game, "logbook.gam")?;
     }
