@@ -8,12 +8,15 @@
 //! ```
 //!
 //! Resumable: `DIR/exact.progress` holds how many records have been
-//! scanned and every label before that point is on disk, so a run
+//! scanned for which `--empties` and every label before that point is on
+//! disk, so a run
 //! stopped at any moment (even killed) goes on from there and redoes at
 //! most one batch. Progress (positions solved, their rate, the estimated
 //! time left) is printed after each batch. Fewest empties first would
 //! finish the cheap positions early, but the file's order (by game) is
-//! kept so that the progress is one number.
+//! kept so that the progress is one number. A run with another
+//! `--empties` than the progress names scans from the start again (the
+//! positions already exact are passed over at no cost).
 
 use std::fs::OpenOptions;
 use std::os::unix::fs::FileExt;
@@ -61,13 +64,29 @@ fn args() -> Result<Args, String> {
     Ok(args)
 }
 
-fn read_progress(path: &Path) -> Result<usize, String> {
+/// How many records a run labelling up to `empties` has scanned: what the
+/// progress file says if it names the same limit, else 0 (a progress for
+/// fewer empties says nothing of the positions between them).
+fn read_progress(path: &Path, empties: u32) -> Result<usize, String> {
     match std::fs::read_to_string(path) {
-        Ok(text) => text
-            .split_ascii_whitespace()
-            .nth(1)
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(|| format!("{}: expected `scanned N`", path.display())),
+        Ok(text) => {
+            let words: Vec<&str> = text.split_ascii_whitespace().collect();
+            match words.as_slice() {
+                ["scanned", n, "empties", e] => {
+                    let n: usize = n
+                        .parse()
+                        .map_err(|_| format!("{}: `{n}` is not a count", path.display()))?;
+                    Ok(if e.parse() == Ok(empties) { n } else { 0 })
+                }
+                // Written before the limit was recorded: for which limit
+                // is unknown.
+                ["scanned", _] => Ok(0),
+                _ => Err(format!(
+                    "{}: expected `scanned N empties E`",
+                    path.display()
+                )),
+            }
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
         Err(e) => Err(format!("{}: {e}", path.display())),
     }
@@ -93,7 +112,7 @@ fn run(args: &Args) -> Result<(), String> {
         return Err(format!("{}: not a training data file", path.display()));
     }
     let records: Vec<&[u8]> = bytes[MAGIC.len()..].chunks_exact(RECORD).collect();
-    let mut scanned = read_progress(&progress_path)?.min(records.len());
+    let mut scanned = read_progress(&progress_path, args.empties)?.min(records.len());
     let wanted = |r: &[u8]| {
         let (player, opponent) = record_sides(r);
         let empties = 64 - (player | opponent).count_ones();
@@ -168,7 +187,7 @@ fn run(args: &Args) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         scanned = end;
         let tmp = progress_path.with_extension("progress.tmp");
-        std::fs::write(&tmp, format!("scanned {scanned}\n"))
+        std::fs::write(&tmp, format!("scanned {scanned} empties {}\n", args.empties))
             .and_then(|()| std::fs::rename(&tmp, &progress_path))
             .map_err(|e| format!("{}: {e}", progress_path.display()))?;
         solved_here += jobs.len();
