@@ -13,6 +13,14 @@
 //!   (fewest replies for the opponent), stability cut-offs, and enhanced
 //!   transposition cut-offs near the root.
 //!
+//! A root with many empties is first searched selectively, three times: a
+//! node whose shallow midgame search lies far outside the window is cut
+//! there (Multi-ProbCut at the endgame), first at a narrow margin, then at
+//! wider ones. Those passes are cheap; what they leave in the table (each
+//! node's best move, kept apart from the exact bounds) and their value
+//! (the exact pass's first window) make the exact pass, which alone
+//! decides the score, much smaller.
+//!
 //! Scores follow the FFO/Edax convention: disc difference for the side to
 //! move, empty squares credited to the winner.
 
@@ -38,6 +46,26 @@ const NO_TABLE: u32 = 8;
 const ORDER_BY_SEARCH: u32 = 16;
 /// Wider than any evaluation.
 const INFINITY: i32 = 1 << 20;
+/// From this many empties at the root, selective passes come first.
+const SELECTIVE_ROOT: u32 = 18;
+/// From this many empties, a selective pass tries a cut.
+const SELECTIVE_NODE: u32 = 8;
+/// The selective passes: each one's table tag (below any exact entry's,
+/// which is its empties, more than [`NO_TABLE`]) and its margin in
+/// hundredths of [`ENDGAME_SIGMA`].
+const PASSES: [(u8, i32); 3] = [(1, 50), (2, 100), (3, 200)];
+const _: () = {
+    let mut k = 0;
+    while k < PASSES.len() {
+        assert!(PASSES[k].0 as u32 <= NO_TABLE, "a tag an exact entry may have");
+        k += 1;
+    }
+};
+/// The spread, in hundredths of a disc, of an exact score around a
+/// shallow search's value (a few plies with the pattern evaluation).
+const ENDGAME_SIGMA: i32 = 700;
+/// Half the first window of the exact pass around the selective value.
+const ASPIRATION: i32 = 2;
 /// Scores lie within ±64.
 pub const SCORE_MAX: i32 = 64;
 
@@ -73,6 +101,9 @@ pub struct Solver<'a, G> {
     pub aborted: bool,
     /// The budget this solver works within.
     pub(crate) budget: &'a Budget,
+    /// The selective pass under way: its table tag and margin (`None`:
+    /// exact).
+    pass: Option<(u8, i32)>,
     geometry: std::marker::PhantomData<G>,
 }
 
@@ -84,6 +115,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             nodes: 0,
             aborted: false,
             budget,
+            pass: None,
             geometry: std::marker::PhantomData,
         }
     }
@@ -97,10 +129,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             let value = self.search(board, -SCORE_MAX, SCORE_MAX);
             return (!self.aborted).then_some((value, None));
         }
-        let value = self.search(board, -SCORE_MAX, SCORE_MAX);
-        if self.aborted {
-            return None;
-        }
+        let value = self.search_from_guess(board)?;
         // The root's best move is in the table unless the root was small.
         let stored = self
             .table
@@ -112,6 +141,38 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             None => self.best_move_by_research(board, value)?,
         };
         Some((value, Some(best)))
+    }
+
+    /// The exact value of `board`, after selective passes when it has many
+    /// empties (`None` when the budget ran out).
+    fn search_from_guess(&mut self, board: &Board) -> Option<i32> {
+        if board.empties() < SELECTIVE_ROOT || !board.unlimited() {
+            let value = self.search(board, -SCORE_MAX, SCORE_MAX);
+            return (!self.aborted).then_some(value);
+        }
+        let mut guess = 0;
+        for pass in PASSES {
+            self.pass = Some(pass);
+            guess = self.search(board, -SCORE_MAX, SCORE_MAX);
+            if self.aborted {
+                self.pass = None;
+                return None;
+            }
+        }
+        self.pass = None;
+        // The exact pass: a window around the guess, widened on the side
+        // the value falls (fail-soft: the value found bounds it).
+        let (alpha, beta) = (
+            (guess - ASPIRATION).max(-SCORE_MAX),
+            (guess + ASPIRATION).min(SCORE_MAX),
+        );
+        let mut value = self.search(board, alpha, beta);
+        if value <= alpha && alpha > -SCORE_MAX {
+            value = self.search(board, -SCORE_MAX, value + 1);
+        } else if value >= beta && beta < SCORE_MAX {
+            value = self.search(board, value - 1, SCORE_MAX);
+        }
+        (!self.aborted).then_some(value)
     }
 
     /// Finds a move achieving `value` by searching each child with a null
@@ -241,40 +302,49 @@ fn exact_value<G: SearchGeometry>(
         }
         let key = board.hash();
         let depth = empties as u8;
+        // A selective pass's entries carry its tag instead of the empties,
+        // so the exact pass takes their moves but never their bounds.
+        let tag = s.pass.map_or(depth, |(tag, _)| tag);
         let mut hash_move = NO_MOVE;
         let use_table = empties > NO_TABLE;
-        if use_table
-            && let Some(entry) = s.table.probe(key)
-            && entry.depth == depth
-        {
-            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-            if lower >= beta {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            if lower == upper {
-                return lower;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
+        if use_table && let Some(entry) = s.table.probe(key) {
             hash_move = entry.best;
+            if entry.depth == depth || entry.depth == tag {
+                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                if lower == upper {
+                    return lower;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+            }
         }
         let (alpha_in, beta_in) = (alpha, beta);
+        if let Some((_, margin)) = s.pass
+            && empties >= SELECTIVE_NODE
+            && let Some(cut) = probable_cut(s, board, empties, alpha, beta, margin)
+        {
+            return cut;
+        }
         let mut list = MoveList::default();
         order_moves(s, &mut list, board, moves, empties, hash_move);
 
         // Enhanced transposition cut-off: a child already known to refute.
         if empties >= DEEP {
+            let child_tag = s.pass.map_or(depth - 1, |(tag, _)| tag);
             for candidate in &list.items {
                 if let Some(entry) = s.table.probe(candidate.child.hash())
-                    && u32::from(entry.depth) == empties - 1
+                    && (u32::from(entry.depth) == empties - 1 || entry.depth == child_tag)
                     && -i32::from(entry.upper) >= beta
                 {
                     let value = -i32::from(entry.upper);
                     s.table
-                        .store(key, depth, alpha_in, beta_in, value, candidate.index);
+                        .store(key, tag, alpha_in, beta_in, value, candidate.index);
                     return value;
                 }
             }
@@ -309,10 +379,44 @@ fn exact_value<G: SearchGeometry>(
             }
         }
         if use_table {
-            s.table
-                .store(key, depth, alpha_in, beta_in, best, best_move);
+            s.table.store(key, tag, alpha_in, beta_in, best, best_move);
         }
         best
+    }
+
+    /// Multi-ProbCut in a selective pass: `alpha` or `beta` when a shallow
+    /// search says, by more than `margin` hundredths of the spread, that
+    /// the exact value lies outside (`alpha`, `beta`).
+    #[inherit_target]
+    fn probable_cut<G: SearchGeometry>(
+        s: &mut Solver<'_, G>,
+        board: &Board,
+        empties: u32,
+        alpha: i32,
+        beta: i32,
+        margin: i32,
+    ) -> Option<i32> {
+        let margin = ENDGAME_SIGMA * margin / 100;
+        let depth = if empties >= ORDER_BY_SEARCH {
+            (empties - ORDER_BY_SEARCH) / 2 + 2
+        } else {
+            2
+        };
+        let high = beta * 100 + margin;
+        if beta < SCORE_MAX {
+            s.nodes += 1;
+            if shallow_value::<G>(board, depth, high - 1, high) >= high {
+                return Some(beta);
+            }
+        }
+        let low = alpha * 100 - margin;
+        if alpha > -SCORE_MAX {
+            s.nodes += 1;
+            if shallow_value::<G>(board, depth, low, low + 1) <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// Alpha-beta without a table for few empties and unlimited discs.
@@ -621,6 +725,63 @@ impl MoveList {
                 items.swap(j - 1, j);
                 j -= 1;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Rules;
+    use crate::engine::topology::{Geometry, Plane};
+    use crate::random_player::random_opening;
+
+    /// Positions with `empties` empty squares after random play.
+    fn boards(empties: u32, seeds: std::ops::RangeInclusive<u64>) -> Vec<Board> {
+        let rules = Rules::default();
+        seeds
+            .filter_map(|seed| {
+                let mut position = rules.start_position();
+                for square in random_opening(&rules, seed, 60 - empties as usize) {
+                    position = position.play(square).ok()?;
+                }
+                let board = Board::from_position(&position)?;
+                (board.empties() == empties && board.moves::<Plane>() != 0).then_some(board)
+            })
+            .collect()
+    }
+
+    /// The value of a plain exact search, without selective passes.
+    fn plain_value(board: &Board) -> i32 {
+        let (table, budget) = (Table::new(16), Budget::nodes(0));
+        Solver::<Plane>::new(&table, &budget).search(board, -SCORE_MAX, SCORE_MAX)
+    }
+
+    #[test]
+    fn selective_passes_leave_the_exact_value_and_a_move_achieving_it() {
+        let positions = boards(SELECTIVE_ROOT + 1, 1..=8);
+        assert!(positions.len() >= 3, "only {} positions", positions.len());
+        for board in positions {
+            let (table, budget) = (Table::new(16), Budget::nodes(0));
+            let mut solver = Solver::<Plane>::new(&table, &budget);
+            let (value, best) = solver.solve(&board).unwrap();
+            assert_eq!(value, plain_value(&board));
+            let best = best.unwrap();
+            let child = board.play(best, Plane::flips(board.player, board.opponent, best));
+            assert_eq!(-plain_value(&child), value, "the move {best} falls short");
+        }
+    }
+
+    #[test]
+    fn a_selective_entry_lends_its_move_but_never_its_bounds() {
+        for board in boards(SELECTIVE_ROOT + 1, 9..=12) {
+            let exact = plain_value(&board);
+            let (table, budget) = (Table::new(16), Budget::nodes(0));
+            // A selective pass's entry claiming a value far from the truth.
+            let claim = if exact > 0 { -60 } else { 60 };
+            table.store(board.hash(), PASSES[1].0, -SCORE_MAX, SCORE_MAX, claim, NO_MOVE);
+            let mut solver = Solver::<Plane>::new(&table, &budget);
+            assert_eq!(solver.search(&board, -SCORE_MAX, SCORE_MAX), exact);
         }
     }
 }
