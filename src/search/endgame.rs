@@ -146,20 +146,13 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
     /// The exact value of `board`, after selective passes when it has many
     /// empties (`None` when the budget ran out).
     fn search_from_guess(&mut self, board: &Board) -> Option<i32> {
-        if board.empties() < SELECTIVE_ROOT || !board.unlimited() {
+        let Some(guess) = self.selective_passes(board) else {
             let value = self.search(board, -SCORE_MAX, SCORE_MAX);
             return (!self.aborted).then_some(value);
+        };
+        if self.aborted {
+            return None;
         }
-        let mut guess = 0;
-        for pass in PASSES {
-            self.pass = Some(pass);
-            guess = self.search(board, -SCORE_MAX, SCORE_MAX);
-            if self.aborted {
-                self.pass = None;
-                return None;
-            }
-        }
-        self.pass = None;
         // The exact pass: a window around the guess, widened on the side
         // the value falls (fail-soft: the value found bounds it).
         let (alpha, beta) = (
@@ -173,6 +166,26 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             value = self.search(board, value - 1, SCORE_MAX);
         }
         (!self.aborted).then_some(value)
+    }
+
+    /// The selective passes over a root with at least [`SELECTIVE_ROOT`]
+    /// empties (and no limit on discs), which leave their best moves in
+    /// the table; the last pass's value, or `None` for a root too small
+    /// for them. When the budget runs out the solver is `aborted`.
+    pub(crate) fn selective_passes(&mut self, board: &Board) -> Option<i32> {
+        if board.empties() < SELECTIVE_ROOT || !board.unlimited() {
+            return None;
+        }
+        let mut guess = 0;
+        for pass in PASSES {
+            self.pass = Some(pass);
+            guess = self.search(board, -SCORE_MAX, SCORE_MAX);
+            if self.aborted {
+                break;
+            }
+        }
+        self.pass = None;
+        Some(guess)
     }
 
     /// Finds a move achieving `value` by searching each child with a null

@@ -52,6 +52,12 @@ pub fn solve<G: SearchGeometry>(
     }
     table.next_generation();
     let mut main = Solver::<G>::new(table, budget);
+    // The selective passes are cheap and fill the table with moves the
+    // threads then try first.
+    main.selective_passes(board);
+    if main.aborted {
+        return None;
+    }
     let hash_move = main
         .table
         .probe(board.hash())
@@ -230,10 +236,14 @@ mod tests {
     fn two_and_three_threads_find_the_value_one_thread_finds_and_a_move_achieving_it() {
         let rules = Rules::default();
         let budget = Budget::nodes(0);
-        for seed in 1..=6 {
-            let Some(board) = board_after(&rules, seed, 60 - 16) else {
+        // The larger ones begin with the selective passes.
+        let sizes = (1..=6).map(|seed| (seed, 16)).chain([(7, 19), (8, 19)]);
+        let mut large = 0;
+        for (seed, empties) in sizes {
+            let Some(board) = board_after(&rules, seed, 60 - empties) else {
                 continue;
             };
+            large += usize::from(empties == 19);
             let (value, _) = one_thread::<Plane>(&board);
             for threads in [2, 3] {
                 let table = Table::new(16);
@@ -250,6 +260,7 @@ mod tests {
                 assert!(board.moves::<Plane>() & (1 << best) != 0, "a legal move");
             }
         }
+        assert!(large > 0, "no position large enough for the selective passes");
     }
 
     #[test]
