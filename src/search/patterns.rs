@@ -3,8 +3,11 @@
 //! families (each edge with its two X-squares, the 3×3 and 2×5 corner
 //! blocks, the second to fourth lines, the diagonals of length 4 to 8);
 //! each pattern's configuration of its squares (empty, mine, theirs) picks
-//! a learned weight, and a few scalar terms (mobility, potential mobility,
-//! parity, a constant) are added. There is one weight set for every two
+//! a learned weight. Three pairs of counts pick a weight each as well, so
+//! their effect need not be linear: the moves each side has, the empty
+//! squares next to each side's discs (potential mobility), and each side's
+//! discs. A few scalar terms (mobility, potential mobility, parity, a
+//! constant) are added. There is one weight set for every two
 //! empties (30 phases). All weights are integers in hundredths of a disc,
 //! so every platform computes the same value.
 //!
@@ -30,7 +33,10 @@ use super::symmetry::{mirror, transpose};
 /// Weight sets: one for every two empties (0–1, 2–3, …, 58–60).
 pub const PHASES: usize = 30;
 /// Pattern readings per board.
-pub const INSTANCES: usize = 46;
+pub const READINGS: usize = 46;
+/// Table entries a board reads: its pattern readings, then one entry for
+/// each pair of counts ([`COUNT_PAIRS`]).
+pub const INSTANCES: usize = READINGS + COUNT_PAIRS.len();
 /// Scalar terms, in [`SCALAR_NAMES`] order.
 pub const SCALARS: usize = 4;
 /// Names of the scalar terms.
@@ -38,8 +44,8 @@ pub const SCALAR_NAMES: [&str; SCALARS] = ["mobility", "potential_mobility", "pa
 /// Values stay strictly inside ±64 discs, so an estimate never claims more
 /// than the largest exact score.
 const LIMIT: i32 = 6400;
-/// Largest scalar weight a file may hold: with features below 64 and 46
-/// pattern weights of an `i16` each, no sum can overflow.
+/// Largest scalar weight a file may hold: with features below 64 and 49
+/// table weights of an `i16` each, no sum can overflow.
 const MAX_SCALAR: u64 = 1 << 20;
 
 /// The weight set for a board with `empties` empty squares.
@@ -119,10 +125,35 @@ const FAMILIES: [Family; 11] = [
     },
 ];
 
+/// A pair of counts (the side to move's, the other side's) read as one
+/// table entry: each count is capped at `cap`.
+struct CountPair {
+    name: &'static str,
+    cap: u32,
+}
+
+/// The count pairs, in table order after the pattern families: legal moves
+/// (at most 33 in any position), empty squares next to the other side's
+/// discs (potential mobility), discs.
+const COUNT_PAIRS: [CountPair; 3] = [
+    CountPair {
+        name: "moves",
+        cap: 31,
+    },
+    CountPair {
+        name: "potential_moves",
+        cap: 39,
+    },
+    CountPair {
+        name: "discs",
+        cap: 64,
+    },
+];
+
 /// Which family each of the 46 readings belongs to, in reading order
 /// (the order [`Features::indices`] uses).
 #[cfg(test)]
-const INSTANCE_FAMILY: [u8; INSTANCES] = [
+const INSTANCE_FAMILY: [u8; READINGS] = [
     0, 0, 0, 0, // edges
     1, 1, 1, 1, // 3×3 corners
     2, 2, 2, 2, 2, 2, 2, 2, // 2×5 corners
@@ -163,8 +194,37 @@ const FAMILY_OFFSET: [usize; 11] = {
     out
 };
 
-/// Entries of one phase's full table (every configuration of every family).
-pub const FULL_SIZE: usize = FAMILY_OFFSET[10] + FAMILY_SIZE[10];
+/// Entries of the pattern families in one phase's full table.
+const PATTERN_SIZE: usize = FAMILY_OFFSET[10] + FAMILY_SIZE[10];
+
+/// Where each count pair's table starts in a phase's full table.
+const COUNT_OFFSET: [usize; COUNT_PAIRS.len()] = {
+    let mut out = [0; COUNT_PAIRS.len()];
+    let mut at = PATTERN_SIZE;
+    let mut k = 0;
+    while k < COUNT_PAIRS.len() {
+        out[k] = at;
+        let side = COUNT_PAIRS[k].cap as usize + 1;
+        at += side * side;
+        k += 1;
+    }
+    out
+};
+
+/// Entries of one phase's full table (every configuration of every
+/// family, every pair of every count).
+pub const FULL_SIZE: usize = {
+    let last = COUNT_PAIRS.len() - 1;
+    let side = COUNT_PAIRS[last].cap as usize + 1;
+    COUNT_OFFSET[last] + side * side
+};
+
+/// The full-table entry of count pair `k` for the counts `mine`, `theirs`.
+#[inline(always)]
+fn count_entry(k: usize, mine: u32, theirs: u32) -> u32 {
+    let cap = COUNT_PAIRS[k].cap;
+    (COUNT_OFFSET[k] as u32) + mine.min(cap) * (cap + 1) + theirs.min(cap)
+}
 
 /// The mapping from full-table entries to the distinct weights the file
 /// stores (mirror configurations share one).
@@ -204,6 +264,11 @@ fn compaction() -> &'static Compaction {
                 }
             }
         }
+        // Counts have no symmetry of their own: one weight per pair.
+        for slot in &mut full_to_compact[PATTERN_SIZE..] {
+            *slot = next;
+            next += 1;
+        }
         Compaction {
             full_to_compact,
             compact_size: next as usize,
@@ -224,7 +289,10 @@ pub fn compact_index(full: u32) -> u32 {
 
 /// Names of the families, for reports.
 pub fn family_names() -> impl Iterator<Item = &'static str> {
-    FAMILIES.iter().map(|f| f.name)
+    FAMILIES
+        .iter()
+        .map(|f| f.name)
+        .chain(COUNT_PAIRS.iter().map(|c| c.name))
 }
 
 /// `TERNARY[bits]`: the bits of a 10-bit pattern read as base-3 digits.
@@ -282,15 +350,17 @@ fn row(x: u64, r: u32) -> usize {
 pub struct Features {
     /// Which weight set applies.
     pub phase: usize,
-    /// Each reading's entry in the phase's full table.
+    /// Each pattern reading's entry in the phase's full table, then each
+    /// count pair's.
     pub indices: [u32; INSTANCES],
     /// The scalar terms, in [`SCALAR_NAMES`] order.
     pub scalars: [i32; SCALARS],
 }
 
-/// The full-table entries of the 46 readings of a board (`player` to move).
+/// The full-table entries of the 46 pattern readings of a board (`player`
+/// to move).
 #[inline(always)]
-pub fn indices(player: u64, opponent: u64) -> [u32; INSTANCES] {
+pub fn indices(player: u64, opponent: u64) -> [u32; READINGS] {
     // The eight orientations: s[k] = the board seen with a symmetry applied.
     let orient = |x: u64| {
         let t = transpose(x);
@@ -299,7 +369,7 @@ pub fn indices(player: u64, opponent: u64) -> [u32; INSTANCES] {
         [x, h, v, h.swap_bytes(), t, th, tv, th.swap_bytes()]
     };
     let (p, o) = (orient(player), orient(opponent));
-    let mut out = [0u32; INSTANCES];
+    let mut out = [0u32; READINGS];
     let mut n = 0;
     let mut put = |family: usize, pb: usize, ob: usize| {
         let index = usize::from(TERNARY[pb]) + 2 * usize::from(TERNARY[ob]);
@@ -337,16 +407,30 @@ pub fn indices(player: u64, opponent: u64) -> [u32; INSTANCES] {
 #[inline(always)]
 pub fn features<G: SearchGeometry>(board: &Board) -> Features {
     let (p, o, e) = (board.player, board.opponent, board.empty);
-    let mobility =
-        board.moves::<G>().count_ones() as i32 - board.opponent_moves::<G>().count_ones() as i32;
-    let potential =
-        (G::neighbours(o) & e).count_ones() as i32 - (G::neighbours(p) & e).count_ones() as i32;
+    let (moves, replies) = (
+        board.moves::<G>().count_ones(),
+        board.opponent_moves::<G>().count_ones(),
+    );
+    let (potential, potential_replies) = (
+        (G::neighbours(o) & e).count_ones(),
+        (G::neighbours(p) & e).count_ones(),
+    );
     let empties = e.count_ones();
     let parity = if empties % 2 == 1 { 1 } else { -1 };
+    let mut all = [0u32; INSTANCES];
+    all[..READINGS].copy_from_slice(&indices(p, o));
+    all[READINGS] = count_entry(0, moves, replies);
+    all[READINGS + 1] = count_entry(1, potential, potential_replies);
+    all[READINGS + 2] = count_entry(2, p.count_ones(), o.count_ones());
     Features {
         phase: phase(empties),
-        indices: indices(p, o),
-        scalars: [mobility, potential, parity, 1],
+        indices: all,
+        scalars: [
+            moves as i32 - replies as i32,
+            potential as i32 - potential_replies as i32,
+            parity,
+            1,
+        ],
     }
 }
 
@@ -707,6 +791,40 @@ mod tests {
             let f = usize::from(INSTANCE_FAMILY[k]);
             assert!((FAMILY_OFFSET[f]..FAMILY_OFFSET[f] + FAMILY_SIZE[f]).contains(&(i as usize)));
         }
+    }
+
+    #[test]
+    fn count_pairs_read_each_sides_counts_in_their_own_tables() {
+        let start = Board::from_position(&Rules::default().start_position()).unwrap();
+        let f = features::<Plane>(&start);
+        // Four moves each side, two discs each side.
+        assert_eq!(f.indices[READINGS], count_entry(0, 4, 4));
+        assert_eq!(f.indices[READINGS + 2], count_entry(2, 2, 2));
+        // Each pair's entries lie in its own table, past the patterns', and
+        // a count past the cap reads as the cap.
+        let mut seen = std::collections::HashSet::new();
+        for (k, pair) in COUNT_PAIRS.iter().enumerate() {
+            let side = pair.cap as usize + 1;
+            for mine in 0..=64 {
+                for theirs in 0..=64 {
+                    let e = count_entry(k, mine, theirs) as usize;
+                    assert!((COUNT_OFFSET[k]..COUNT_OFFSET[k] + side * side).contains(&e));
+                    assert!((PATTERN_SIZE..FULL_SIZE).contains(&e));
+                    seen.insert(e);
+                }
+            }
+            assert_eq!(
+                count_entry(k, 64, 0),
+                count_entry(k, pair.cap, 0),
+                "{} caps",
+                pair.name
+            );
+        }
+        assert_eq!(seen.len(), FULL_SIZE - PATTERN_SIZE);
+        // Each pair has weights of its own.
+        let a = compact_index(count_entry(0, 5, 3));
+        let b = compact_index(count_entry(0, 3, 5));
+        assert_ne!(a, b);
     }
 
     #[test]
