@@ -187,9 +187,12 @@ fn run(args: &Args) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         scanned = end;
         let tmp = progress_path.with_extension("progress.tmp");
-        std::fs::write(&tmp, format!("scanned {scanned} empties {}\n", args.empties))
-            .and_then(|()| std::fs::rename(&tmp, &progress_path))
-            .map_err(|e| format!("{}: {e}", progress_path.display()))?;
+        std::fs::write(
+            &tmp,
+            format!("scanned {scanned} empties {}\n", args.empties),
+        )
+        .and_then(|()| std::fs::rename(&tmp, &progress_path))
+        .map_err(|e| format!("{}: {e}", progress_path.display()))?;
         solved_here += jobs.len();
         left -= jobs.len();
         let rate = solved_here as f64 / started.elapsed().as_secs_f64().max(1e-9);

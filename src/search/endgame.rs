@@ -57,7 +57,10 @@ const PASSES: [(u8, i32); 3] = [(1, 50), (2, 100), (3, 200)];
 const _: () = {
     let mut k = 0;
     while k < PASSES.len() {
-        assert!(PASSES[k].0 as u32 <= NO_TABLE, "a tag an exact entry may have");
+        assert!(
+            PASSES[k].0 as u32 <= NO_TABLE,
+            "a tag an exact entry may have"
+        );
         k += 1;
     }
 };
@@ -792,7 +795,14 @@ mod tests {
             let (table, budget) = (Table::new(16), Budget::nodes(0));
             // A selective pass's entry claiming a value far from the truth.
             let claim = if exact > 0 { -60 } else { 60 };
-            table.store(board.hash(), PASSES[1].0, -SCORE_MAX, SCORE_MAX, claim, NO_MOVE);
+            table.store(
+                board.hash(),
+                PASSES[1].0,
+                -SCORE_MAX,
+                SCORE_MAX,
+                claim,
+                NO_MOVE,
+            );
             let mut solver = Solver::<Plane>::new(&table, &budget);
             assert_eq!(solver.search(&board, -SCORE_MAX, SCORE_MAX), exact);
         }

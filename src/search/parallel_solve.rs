@@ -260,7 +260,10 @@ mod tests {
                 assert!(board.moves::<Plane>() & (1 << best) != 0, "a legal move");
             }
         }
-        assert!(large > 0, "no position large enough for the selective passes");
+        assert!(
+            large > 0,
+            "no position large enough for the selective passes"
+        );
     }
 
     #[test]
