@@ -28,6 +28,8 @@ pub enum Task {
         /// The longest it may think, in milliseconds (natively; the browser
         /// bounds a search by the level's node budget).
         limit_ms: u64,
+        /// Whether levels 8–10 may play from the opening book.
+        book: bool,
     },
     /// The best move for the person, within a node budget.
     Hint {
@@ -161,11 +163,13 @@ impl ThinkJob {
                 level,
                 seed,
                 limit_ms,
+                book,
             } => {
                 if !(1..=10).contains(&level) {
                     return Err(ThinkError::Level { found: level });
                 }
                 let mut bot = Bot::for_play(level, seed);
+                bot.set_book(book);
                 think_within(&mut bot, &position, limit_ms)
             }
             Task::Hint { nodes } => crate::search::hint(&position, nodes),
@@ -337,6 +341,7 @@ mod tests {
                 level: 3,
                 seed: 7,
                 limit_ms: 60_000,
+                book: true,
             },
         );
         let back = ThinkJob::from_bytes(&job.to_bytes()).unwrap();
@@ -345,6 +350,29 @@ mod tests {
         let position = replay(&rules().start_position(), &moves).unwrap();
         let direct = Bot::new(3, 7).think(&position, None).unwrap();
         assert_eq!(answer.thought(), Some(direct));
+    }
+
+    #[test]
+    fn a_move_job_plays_from_the_book_only_when_asked() {
+        let job = |book| {
+            ThinkJob::new(
+                &rules(),
+                &[],
+                Task::Move {
+                    level: 10,
+                    seed: 1,
+                    limit_ms: 200,
+                    book,
+                },
+            )
+            .run()
+            .unwrap()
+            .thought()
+            .unwrap()
+        };
+        // A book move takes no search; without the book the start is searched.
+        assert_eq!(job(true).nodes, 0);
+        assert!(job(false).nodes > 0);
     }
 
     #[test]
@@ -388,6 +416,7 @@ mod tests {
                 level: 11,
                 seed: 0,
                 limit_ms: 1,
+                book: true,
             },
         );
         assert_eq!(level.run(), Err(ThinkError::Level { found: 11 }));

@@ -37,6 +37,8 @@ pub struct LocalGame {
     pub hint: Option<(usize, Thought)>,
     /// The longest the computer thinks per move.
     pub move_time: std::time::Duration,
+    /// Whether levels 8–10 play from the opening book.
+    pub book: bool,
     /// Why the computer could not think (it then stops trying).
     pub failure: Option<String>,
     /// The computer's answer, held until the person has seen their own
@@ -64,6 +66,7 @@ impl LocalGame {
             hinting: None,
             hint: None,
             move_time: DEFAULT_MOVE_TIME,
+            book: true,
             failure: None,
             reply: None,
         }
@@ -215,6 +218,7 @@ impl LocalGame {
                     level: self.level,
                     seed: self.seed.wrapping_add(self.moves.len() as u64),
                     limit_ms: self.move_time.as_millis() as u64,
+                    book: self.book,
                 },
             );
             self.thinking = Some(think(job, wake));

@@ -39,6 +39,8 @@ pub struct Settings {
     pub level: u8,
     /// The longest the computer thinks per move, in seconds.
     pub move_time_secs: u32,
+    /// Levels 8–10 play their first moves from the opening book.
+    pub book: bool,
     /// The least time, in milliseconds, between the end of the person's
     /// move (its flips included) and the computer's reply appearing, so
     /// each move is seen; 0 for tests and analysis.
@@ -140,6 +142,7 @@ impl Default for Settings {
             dark: true,
             level: 3,
             move_time_secs: 1,
+            book: true,
             pace_ms: 600,
             asked_name: false,
             sound: true,

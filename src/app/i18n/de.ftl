@@ -269,6 +269,7 @@ settings-turn-user = TURN-Benutzer
 settings-turn-password = TURN-Passwort
 settings-animations = Umdrehen der Steine animieren
 settings-move-time = Sekunden, die der Computer pro Zug nachdenken darf
+settings-book = der Computer spielt die ersten Züge aus dem Eröffnungsbuch (Stufen 8–10)
 settings-pace = Millisekunden, bevor die Antwort des Computers erscheint
 settings-sound = Töne
 settings-dark = Dunkles Design

@@ -269,6 +269,7 @@ settings-turn-user = TURN user
 settings-turn-password = TURN password
 settings-animations = Animate flipping discs
 settings-move-time = seconds the computer may think per move
+settings-book = the computer plays its first moves from the opening book (levels 8–10)
 settings-pace = milliseconds before the computer's reply appears
 settings-sound = Sounds
 settings-dark = Dark theme

@@ -269,6 +269,7 @@ settings-turn-user = Utilisateur TURN
 settings-turn-password = Mot de passe TURN
 settings-animations = Animer le retournement des pions
 settings-move-time = secondes de réflexion de l'ordinateur par coup
+settings-book = l'ordinateur joue ses premiers coups dans le livre d'ouvertures (niveaux 8 à 10)
 settings-pace = millisecondes avant l'affichage de la réponse de l'ordinateur
 settings-sound = Sons
 settings-dark = Thème sombre

@@ -266,6 +266,7 @@ settings-turn-user = TURN ユーザー
 settings-turn-password = TURN パスワード
 settings-animations = 石を返すアニメーション
 settings-move-time = コンピュータの1手あたりの思考時間（秒）
+settings-book = コンピュータは序盤を定石ブックから打つ（レベル8〜10）
 settings-pace = コンピュータの応手を表示するまでの時間（ミリ秒）
 settings-sound = 効果音
 settings-dark = ダークテーマ

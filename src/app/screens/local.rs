@@ -36,6 +36,7 @@ impl LocalScreen {
         let game = &mut self.game;
         game.move_time =
             std::time::Duration::from_secs(shared.settings.move_time_secs.clamp(1, 30).into());
+        game.book = shared.settings.book;
         let wake = ctx.clone();
         let flips = match game.flipped {
             Some((flipped, _)) if animations => flips_duration(flipped, game.last_move()),

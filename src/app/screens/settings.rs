@@ -45,6 +45,7 @@ impl SettingsScreen {
         ui.add(
             egui::Slider::new(&mut settings.move_time_secs, 1..=30).text(t!("settings-move-time")),
         );
+        ui.checkbox(&mut settings.book, t!("settings-book"));
         ui.add(
             egui::Slider::new(&mut settings.pace_ms, 0..=2000)
                 .step_by(100.0)
