@@ -24,6 +24,8 @@
 //! Scores follow the FFO/Edax convention: disc difference for the side to
 //! move, empty squares credited to the winner.
 
+use std::ops::ControlFlow;
+
 use multiversion::{inherit_target, multiversion};
 
 use super::board::Board;
@@ -326,18 +328,10 @@ fn exact_value<G: SearchGeometry>(
         if use_table && let Some(entry) = s.table.probe(key) {
             hash_move = entry.best;
             if entry.depth == depth || entry.depth == tag {
-                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                if lower >= beta {
-                    return lower;
+                match entry.narrow(alpha, beta) {
+                    ControlFlow::Break(value) => return value,
+                    ControlFlow::Continue(window) => (alpha, beta) = window,
                 }
-                if upper <= alpha {
-                    return upper;
-                }
-                if lower == upper {
-                    return lower;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
             }
         }
         let (alpha_in, beta_in) = (alpha, beta);

@@ -5,6 +5,8 @@
 //! [`probcut`]). Values are in hundredths of a disc; a finished game scores
 //! its exact result × 100.
 
+use std::ops::ControlFlow;
+
 use multiversion::{inherit_target, multiversion};
 
 use super::board::Board;
@@ -208,18 +210,10 @@ fn midgame_value<G: SearchGeometry>(
         if let Some(entry) = s.table.probe(key) {
             hash_move = entry.best;
             if u32::from(entry.depth) >= depth {
-                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                if lower >= beta {
-                    return lower;
+                match entry.narrow(alpha, beta) {
+                    ControlFlow::Break(value) => return value,
+                    ControlFlow::Continue(window) => (alpha, beta) = window,
                 }
-                if upper <= alpha {
-                    return upper;
-                }
-                if lower == upper {
-                    return lower;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
             }
         }
         if let Some(cut) = probcut(s, board, depth, alpha, beta) {

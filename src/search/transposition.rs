@@ -29,6 +29,23 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// What the entry's bounds say about a search within (`alpha`,
+    /// `beta`): `Break` with the value when they settle it (a bound at or
+    /// beyond the window, or both bounds equal), else `Continue` with the
+    /// window narrowed to them.
+    #[inline(always)]
+    pub fn narrow(&self, alpha: i32, beta: i32) -> std::ops::ControlFlow<i32, (i32, i32)> {
+        use std::ops::ControlFlow::{Break, Continue};
+        let (lower, upper) = (i32::from(self.lower), i32::from(self.upper));
+        if lower >= beta {
+            return Break(lower);
+        }
+        if upper <= alpha || lower == upper {
+            return Break(upper);
+        }
+        Continue((alpha.max(lower), beta.min(upper)))
+    }
+
     fn pack(self) -> u64 {
         u64::from(self.lower as u16)
             | u64::from(self.upper as u16) << 16
@@ -184,6 +201,25 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_settles_a_window_or_narrows_it() {
+        use std::ops::ControlFlow::{Break, Continue};
+        let table = Table::new(8);
+        // A lower bound of 7 (a fail-high at beta 5).
+        table.store(42, 10, -5, 5, 7, 3);
+        let lower = table.probe(42).unwrap();
+        assert_eq!(lower.narrow(0, 6), Break(7));
+        assert_eq!(lower.narrow(0, 20), Continue((7, 20)));
+        // An upper bound of -7 (a fail-low at alpha -5).
+        table.store(43, 10, -5, 5, -7, 3);
+        let upper = table.probe(43).unwrap();
+        assert_eq!(upper.narrow(-6, 6), Break(-7));
+        assert_eq!(upper.narrow(-20, 6), Continue((-20, -7)));
+        // An exact value settles any window.
+        table.store(44, 10, -5, 5, 2, 3);
+        assert_eq!(table.probe(44).unwrap().narrow(-20, 20), Break(2));
+    }
 
     #[test]
     fn bounds_are_stored_and_merged() {
