@@ -35,7 +35,7 @@ pub const PHASES: usize = 30;
 /// Pattern readings per board.
 pub const READINGS: usize = 46;
 /// Table entries a board reads: its pattern readings, then one entry for
-/// each pair of counts ([`COUNT_PAIRS`]).
+/// each of three pairs of counts (legal moves, potential mobility, discs).
 pub const INSTANCES: usize = READINGS + COUNT_PAIRS.len();
 /// Scalar terms, in [`SCALAR_NAMES`] order.
 pub const SCALARS: usize = 4;
