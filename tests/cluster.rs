@@ -278,6 +278,14 @@ fn until_all_end(games: &mut [Game], mut recovery: Option<&mut Recovery>) {
     }
 }
 
+/// The last lines a program wrote to its stderr file, for a failure's message.
+fn stderr_tail(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut tail: Vec<&str> = text.lines().rev().take(25).collect();
+    tail.reverse();
+    tail.join("\n")
+}
+
 /// A pseudo-random moment for a fault (seeded by the clock; printed).
 fn moment() -> Duration {
     let seed = std::time::SystemTime::now()
@@ -346,23 +354,35 @@ fn an_instance_killed_then_a_rolling_restart(proxy: Proxy, subnet: u8) {
         std::thread::spawn(move || for _ in BufReader::new(stdout).lines() {});
         game.guest = KillOnDrop(resumed);
     }
-    let mut moved_to = vec![None; games.len()];
+    let mut moved_to: Vec<Option<(usize, Duration)>> = vec![None; games.len()];
     let watching = Instant::now();
     while crashed.iter().any(|&n| moved_to[n].is_none())
         && watching.elapsed() < Duration::from_secs(60)
     {
         for &n in &crashed {
             if moved_to[n].is_none() && !games[n].finished() {
-                moved_to[n] = instance_of(&cluster, &games[n].room, 2);
+                moved_to[n] =
+                    instance_of(&cluster, &games[n].room, 2).map(|i| (i, watching.elapsed()));
             }
         }
         recovery.look(&mut games);
         std::thread::sleep(Duration::from_millis(200));
     }
     for &n in &crashed {
-        let to = moved_to[n].unwrap_or_else(|| panic!("game {n}'s two players met on no instance"));
+        let (to, after) = moved_to[n].unwrap_or_else(|| {
+            let alone = instance_of(&cluster, &games[n].room, 1);
+            panic!(
+                "game {n}'s two players met on no instance within 60 s (one player on {alone:?}; \
+                 records in both logs {}).\nThe end of the host's stderr:\n{}\nThe end of the guest's stderr:\n{}",
+                games[n].in_both(),
+                stderr_tail(&dir.path(&format!("host-{n}.stderr"))),
+                stderr_tail(&dir.path(&format!("guest-{n}.stderr"))),
+            )
+        });
         assert_ne!(to, victim, "game {n} moved to a live instance");
-        eprintln!("{proxy:?}: game {n} (guest crashed and resumed) met again on instance {to}");
+        eprintln!(
+            "{proxy:?}: game {n} (guest crashed and resumed) met again on instance {to} after {after:.1?}"
+        );
     }
     // Then a rolling restart of every instance, the dead one first, while
     // the same games go on.

@@ -241,7 +241,8 @@ impl Cluster {
             .args(["--db", &self.postgres.url()])
             .args(["--trusted-proxy", "127.0.0.1"])
             .args(&self.extra)
-            .stdout(Stdio::null())
+            // Its log goes to stdout; errors before logging starts to stderr.
+            .stdout(self.log(&format!("instance-{i}.log")))
             .stderr(self.log(&format!("instance-{i}.log")))
             .spawn()
             .unwrap();
