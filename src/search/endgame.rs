@@ -11,7 +11,10 @@
 //! - above that: principal-variation search with a transposition table,
 //!   the best move of an earlier visit first, then fastest-first ordering
 //!   (fewest replies for the opponent), stability cut-offs, and enhanced
-//!   transposition cut-offs near the root.
+//!   transposition cut-offs near the root;
+//! - from 16 empties, moves are ordered by a shallow midgame search
+//!   ([`Midgame`], with a small table of its own), and its nodes count
+//!   with the solver's, so node counts compare with other programs'.
 //!
 //! A root with many empties is first searched selectively, three times: a
 //! node whose shallow midgame search lies far outside the window is cut
@@ -29,9 +32,9 @@ use std::ops::ControlFlow;
 use multiversion::{inherit_target, multiversion};
 
 use super::board::Board;
-use super::eval::evaluate;
+use super::midgame::{self, Midgame};
 use super::transposition::{NO_MOVE, Table};
-use super::{Budget, SearchGeometry};
+use super::{Budget, BudgetCheck, SearchGeometry};
 
 /// Up to this many empties, the fast layers without a table are used.
 pub const SMALL: u32 = 6;
@@ -46,8 +49,6 @@ const DEEP: u32 = 10;
 const NO_TABLE: u32 = 8;
 /// From this many empties, moves are ordered by a shallow midgame search.
 const ORDER_BY_SEARCH: u32 = 16;
-/// Wider than any evaluation.
-const INFINITY: i32 = 1 << 20;
 /// From this many empties at the root, selective passes come first.
 const SELECTIVE_ROOT: u32 = 18;
 /// From this many empties, a selective pass tries a cut.
@@ -73,6 +74,10 @@ const ENDGAME_SIGMA: i32 = 700;
 const ASPIRATION: i32 = 2;
 /// Scores lie within ±64.
 pub const SCORE_MAX: i32 = 64;
+/// The shallow searches' own table: 2^this entries (1 MiB), made on the
+/// first shallow search. Their entries count plies, not empties, so they
+/// must never meet the exact ones.
+const SHALLOW_TABLE_BITS: u32 = 16;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// The four 4×4 quadrants, for parity ordering.
@@ -106,9 +111,14 @@ pub struct Solver<'a, G> {
     pub aborted: bool,
     /// The budget this solver works within.
     pub(crate) budget: &'a Budget,
+    /// When the budget is next looked at.
+    check: BudgetCheck,
     /// The selective pass under way: its table tag and margin (`None`:
     /// exact).
     pass: Option<(u8, i32)>,
+    /// The table of the shallow midgame searches that order moves and
+    /// decide the selective passes' cuts.
+    shallow_table: Option<Table>,
     geometry: std::marker::PhantomData<G>,
 }
 
@@ -120,9 +130,28 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             nodes: 0,
             aborted: false,
             budget,
+            check: BudgetCheck::new(0),
             pass: None,
+            shallow_table: None,
             geometry: std::marker::PhantomData,
         }
+    }
+
+    /// A midgame search of `board` to `depth` plies within (`alpha`,
+    /// `beta`), in hundredths of a disc, its nodes counted with the
+    /// solver's and within its budget.
+    pub(crate) fn shallow(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if self.aborted {
+            return 0;
+        }
+        let table = self
+            .shallow_table
+            .get_or_insert_with(|| Table::new(SHALLOW_TABLE_BITS));
+        let mut search = Midgame::<G>::new(table, self.budget, self.nodes);
+        let value = search.pvs(board, depth, alpha, beta);
+        self.nodes = search.nodes;
+        self.aborted |= search.aborted;
+        value
     }
 
     /// The exact value of `board` and a best move (`None` when the side to
@@ -215,7 +244,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
     /// Checks the budget now and then; true when the search must stop.
     #[inline(always)]
     fn out_of_budget(&mut self) -> bool {
-        if self.nodes & 1023 == 0 && self.budget.exhausted(self.nodes) {
+        if self.check.due(self.nodes) && self.budget.exhausted(self.nodes) {
             self.aborted = true;
         }
         self.aborted
@@ -251,8 +280,7 @@ pub(crate) fn order_moves<G: SearchGeometry>(
             1 << 30
         } else if empties >= ORDER_BY_SEARCH {
             let depth = (empties - ORDER_BY_SEARCH) / 2 + 1;
-            s.nodes += 1;
-            -shallow_value::<G>(&child, depth, -INFINITY, INFINITY)
+            -s.shallow(&child, depth, -midgame::INFINITY, midgame::INFINITY)
         } else {
             order_priority::<G>(&child, index, empties)
         };
@@ -407,22 +435,23 @@ fn exact_value<G: SearchGeometry>(
         margin: i32,
     ) -> Option<i32> {
         let margin = ENDGAME_SIGMA * margin / 100;
+        // As deep as the ordering search (1 ply at 16–17 empties, 5 at 24);
+        // 2 plies below. A ply more everywhere, or 2 plies at 16–17, took
+        // longer over FFO #40–#49 (design chapter).
         let depth = if empties >= ORDER_BY_SEARCH {
-            (empties - ORDER_BY_SEARCH) / 2 + 2
+            (empties - ORDER_BY_SEARCH) / 2 + 1
         } else {
             2
         };
         let high = beta * 100 + margin;
         if beta < SCORE_MAX {
-            s.nodes += 1;
-            if shallow_value::<G>(board, depth, high - 1, high) >= high {
+            if s.shallow(board, depth, high - 1, high) >= high {
                 return Some(beta);
             }
         }
         let low = alpha * 100 - margin;
         if alpha > -SCORE_MAX {
-            s.nodes += 1;
-            if shallow_value::<G>(board, depth, low, low + 1) <= low {
+            if s.shallow(board, depth, low, low + 1) <= low {
                 return Some(alpha);
             }
         }
@@ -602,46 +631,6 @@ fn play_if_legal<G: SearchGeometry>(board: &Board, index: u8) -> Option<Board> {
     (flips != 0).then(|| board.play(index, flips))
 }
 
-/// A plain alpha-beta value of `board` at `depth` with the static
-/// evaluation at the leaves (hundredths of a disc), for move ordering;
-/// compiled per instruction set like [`exact_value`].
-#[multiversion(targets("x86_64+avx2+bmi1+bmi2+popcnt+lzcnt", "x86_64+popcnt"))]
-fn shallow_value<G: SearchGeometry>(board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
-    #[inherit_target]
-    fn search<G: SearchGeometry>(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        if depth == 0 {
-            return evaluate::<G>(board);
-        }
-        let moves = board.moves::<G>();
-        if moves == 0 {
-            if board.opponent_moves::<G>() == 0 {
-                return board.final_score() * 100;
-            }
-            return -search::<G>(&board.pass(), depth, -beta, -alpha);
-        }
-        let mut best = -INFINITY;
-        let mut rest = moves;
-        while rest != 0 {
-            let index = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            let child = board.play(index, G::flips(board.player, board.opponent, index));
-            let value = -search::<G>(&child, depth - 1, -beta, -alpha);
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
-    search::<G>(board, depth, alpha, beta)
-}
-
 /// The exact value with one empty square left, `index` (unlimited discs).
 #[inline(always)]
 fn last_empty<G: SearchGeometry>(board: &Board, index: u8) -> i32 {
@@ -780,6 +769,34 @@ mod tests {
             let child = board.play(best, Plane::flips(board.player, board.opponent, best));
             assert_eq!(-plain_value(&child), value, "the move {best} falls short");
         }
+    }
+
+    #[test]
+    fn the_shallow_searches_count_their_nodes_and_stay_within_the_budget() {
+        // At 26 empties most of the work is in the shallow searches that
+        // order moves and decide cuts: a small budget must stop them too.
+        let board = boards(26, 1..=4).into_iter().next().expect("a position");
+        let table = Table::new(16);
+        let budget = Budget::nodes(20_000);
+        let mut solver = Solver::<Plane>::new(&table, &budget);
+        assert_eq!(solver.solve(&board), None, "the budget stops the solve");
+        assert!(
+            (20_000..22_100).contains(&solver.nodes),
+            "stopped within about one check of the budget: {}",
+            solver.nodes
+        );
+        // And a shallow search adds exactly the midgame search's nodes.
+        let (table, budget) = (Table::new(16), Budget::nodes(0));
+        let mut solver = Solver::<Plane>::new(&table, &budget);
+        let value = solver.shallow(&board, 4, -midgame::INFINITY, midgame::INFINITY);
+        let other = Table::new(SHALLOW_TABLE_BITS);
+        let mut search = Midgame::<Plane>::new(&other, &budget, 0);
+        assert_eq!(
+            search.pvs(&board, 4, -midgame::INFINITY, midgame::INFINITY),
+            value
+        );
+        assert_eq!(solver.nodes, search.nodes);
+        assert!(solver.nodes > 100, "{} nodes for 4 plies", solver.nodes);
     }
 
     #[test]

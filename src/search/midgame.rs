@@ -14,7 +14,7 @@ use super::endgame::MoveList;
 use super::eval::evaluate;
 use super::probcut;
 use super::transposition::{NO_MOVE, Table};
-use super::{Budget, SearchGeometry};
+use super::{Budget, BudgetCheck, SearchGeometry};
 
 /// A finished game's value is its score times this.
 pub const EXACT_SCALE: i32 = 100;
@@ -29,6 +29,8 @@ pub struct Midgame<'a, G> {
     /// Set when the budget ran out.
     pub aborted: bool,
     budget: &'a Budget,
+    /// When the budget is next looked at.
+    check: BudgetCheck,
     /// Multi-ProbCut's threshold in hundredths of a spread (0: no cuts).
     selectivity: u32,
     geometry: std::marker::PhantomData<G>,
@@ -42,6 +44,7 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
             nodes,
             aborted: false,
             budget,
+            check: BudgetCheck::new(nodes),
             selectivity: 0,
             geometry: std::marker::PhantomData,
         }
@@ -164,7 +167,7 @@ fn midgame_value<G: SearchGeometry>(
         mut beta: i32,
     ) -> i32 {
         s.nodes += 1;
-        if s.nodes & 1023 == 0 && s.budget.exhausted(s.nodes) {
+        if s.check.due(s.nodes) && s.budget.exhausted(s.nodes) {
             s.aborted = true;
         }
         if s.aborted {

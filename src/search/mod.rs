@@ -194,6 +194,36 @@ impl Budget {
     }
 }
 
+/// How many nodes a search visits between two looks at its [`Budget`].
+const CHECK_EVERY: u64 = 1024;
+
+/// When a search next looks at its budget. Nodes may be counted several
+/// at a time (a shallow search's, a node's leaves), so the due count is
+/// kept rather than tested by a mask, which such a jump would skip.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BudgetCheck {
+    at: u64,
+}
+
+impl BudgetCheck {
+    /// The check for a search that has counted `nodes` so far.
+    pub(crate) fn new(nodes: u64) -> BudgetCheck {
+        BudgetCheck {
+            at: (nodes | (CHECK_EVERY - 1)) + 1,
+        }
+    }
+
+    /// Whether the budget is due for a look at `nodes`.
+    #[inline(always)]
+    pub(crate) fn due(&mut self, nodes: u64) -> bool {
+        if nodes < self.at {
+            return false;
+        }
+        self.at = nodes + CHECK_EVERY;
+        true
+    }
+}
+
 /// What a search is allowed and asked to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
@@ -739,4 +769,24 @@ fn opening_value(position: &Position, me: Color, nodes: &mut u64) -> i32 {
 /// searched within `nodes` nodes (exact when the endgame is solved in time).
 pub fn hint(position: &Position, nodes: u64) -> Option<Thought> {
     Searcher::new(18).think(position, &Limits::analysis(nodes), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_check_falls_due_even_when_the_count_jumps_past_it() {
+        let mut check = BudgetCheck::new(5);
+        assert!(!check.due(1_000));
+        // Nodes added several at a time skip 1,024 itself.
+        assert!(check.due(1_030));
+        assert!(!check.due(1_031));
+        assert!(!check.due(2_053));
+        assert!(check.due(2_054));
+        // A search resuming another's count keeps the cadence.
+        let mut resumed = BudgetCheck::new(2_054);
+        assert!(!resumed.due(3_071));
+        assert!(resumed.due(3_072));
+    }
 }
