@@ -37,8 +37,10 @@
 //!    program's linear evaluation on the same positions, for comparison.
 //!
 //! `train_patterns exact-test LO HI PER` solves up to PER held-out
-//! positions at each of LO to HI empties exactly (`DIR/exact-test.bin`);
-//! the report then gives the error against those exact scores too.
+//! positions at each of LO to HI empties exactly (`DIR/exact-test.bin`)
+//! and prints the error of the shipped weights and of the linear
+//! evaluation against every score in that file (`exact-test 0 0 0` only
+//! prints); a training report gives the new fit's error there too.
 //!
 //! Resumable and incremental: each band's labels go to
 //! `DIR/labels-dD-LO-HI.bin` with a `.progress` file of how many data
@@ -482,7 +484,7 @@ fn exact_test(args: &Args, lo: u32, hi: u32, per: usize) -> Result<(), String> {
         }
     });
     eprintln!("  solved in {:.0} s", started.elapsed().as_secs_f64());
-    Ok(())
+    report_exact_test(args, None)
 }
 
 /// A training position: its game, empties, label and features.
@@ -831,7 +833,7 @@ fn run(args: &Args) -> Result<(), String> {
         );
     }
     // The weights are written first: a report that fails loses no fit.
-    report_exact_test(args, &fits)?;
+    report_exact_test(args, Some(&fits))?;
     if let Err(e) = report_wthor(args, &weights) {
         eprintln!("train_patterns: no WTHOR test report: {e}");
     }
@@ -900,31 +902,43 @@ fn report(samples: &[Sample], fits: &[Option<Fit>], args: &Args) {
     }
 }
 
-/// The fit and the linear evaluation against the exact test set.
-fn report_exact_test(args: &Args, fits: &[Option<Fit>]) -> Result<(), String> {
+/// The fit (when there is one), the shipped weights and the linear
+/// evaluation against the exact test set, per number of empties.
+fn report_exact_test(args: &Args, fits: Option<&[Option<Fit>]>) -> Result<(), String> {
     let path = args.dir.join("exact-test.bin");
     if !path.exists() {
         return Ok(());
     }
     let records = read_records(&path, None)?;
     println!("exact test (held-out positions solved exactly):");
-    println!("empties  positions  rms-patterns  rms-linear");
-    let mut by_empties: std::collections::BTreeMap<u32, Vec<Sample>> = Default::default();
+    println!("empties  positions  rms-patterns  rms-shipped  mae-shipped  rms-linear");
+    let mut by_empties: std::collections::BTreeMap<u32, Vec<(Sample, Board)>> = Default::default();
     for r in &records {
         by_empties
             .entry(r.empties())
             .or_default()
-            .push(sample(r, 0));
+            .push((sample(r, 0), r.board()));
     }
+    let shipped = patterns::weights();
     for (e, samples) in &by_empties {
-        let Some(f) = &fits[patterns::phase(*e)] else {
-            continue;
-        };
-        let patterns = rms(samples.iter().map(|s| f.predict(s) - s.label));
-        let linear = rms(samples.iter().map(|s| s.linear - s.label));
+        let fitted = fits
+            .and_then(|fits| fits[patterns::phase(*e)].as_ref())
+            .map(|f| rms(samples.iter().map(|(s, _)| f.predict(s) - s.label)).1);
+        let errors: Vec<f32> = samples
+            .iter()
+            .filter_map(|(s, board)| {
+                let value = shipped?.evaluate::<Plane>(board);
+                Some(value as f32 / 100.0 - s.label)
+            })
+            .collect();
+        let shipped_rms = rms(errors.iter().copied()).1;
+        let shipped_mae =
+            errors.iter().map(|e| f64::from(e.abs())).sum::<f64>() / errors.len().max(1) as f64;
+        let linear = rms(samples.iter().map(|(s, _)| s.linear - s.label));
+        let fitted = fitted.map_or("—".to_string(), |r| format!("{r:.2}"));
         println!(
-            "{e:>7}  {:>9}  {:>12.2}  {:>10.2}",
-            patterns.0, patterns.1, linear.1
+            "{e:>7}  {:>9}  {fitted:>12}  {shipped_rms:>11.2}  {shipped_mae:>11.2}  {:>10.2}",
+            linear.0, linear.1
         );
     }
     Ok(())
