@@ -357,7 +357,7 @@ fn an_instance_killed_then_a_rolling_restart(proxy: Proxy, subnet: u8) {
     let mut moved_to: Vec<Option<(usize, Duration)>> = vec![None; games.len()];
     let watching = Instant::now();
     while crashed.iter().any(|&n| moved_to[n].is_none())
-        && watching.elapsed() < Duration::from_secs(60)
+        && watching.elapsed() < Duration::from_secs(120)
     {
         for &n in &crashed {
             if moved_to[n].is_none() && !games[n].finished() {
@@ -372,7 +372,7 @@ fn an_instance_killed_then_a_rolling_restart(proxy: Proxy, subnet: u8) {
         let (to, after) = moved_to[n].unwrap_or_else(|| {
             let alone = instance_of(&cluster, &games[n].room, 1);
             panic!(
-                "game {n}'s two players met on no instance within 60 s (one player on {alone:?}; \
+                "game {n}'s two players met on no instance within 120 s (one player on {alone:?}; \
                  records in both logs {}).\nThe end of the host's stderr:\n{}\nThe end of the guest's stderr:\n{}",
                 games[n].in_both(),
                 stderr_tail(&dir.path(&format!("host-{n}.stderr"))),
