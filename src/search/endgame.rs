@@ -105,7 +105,7 @@ pub struct Solver<'a, G> {
     /// The table for exact values.
     pub table: &'a Table,
 
-    /// Nodes visited.
+    /// Nodes visited, those of the shallow searches included.
     pub nodes: u64,
     /// Set when the budget ran out; the values found since are meaningless.
     pub aborted: bool,
