@@ -444,16 +444,12 @@ fn exact_value<G: SearchGeometry>(
             2
         };
         let high = beta * 100 + margin;
-        if beta < SCORE_MAX {
-            if s.shallow(board, depth, high - 1, high) >= high {
-                return Some(beta);
-            }
+        if beta < SCORE_MAX && s.shallow(board, depth, high - 1, high) >= high {
+            return Some(beta);
         }
         let low = alpha * 100 - margin;
-        if alpha > -SCORE_MAX {
-            if s.shallow(board, depth, low, low + 1) <= low {
-                return Some(alpha);
-            }
+        if alpha > -SCORE_MAX && s.shallow(board, depth, low, low + 1) <= low {
+            return Some(alpha);
         }
         None
     }
