@@ -436,7 +436,10 @@ const scenarios = {
     const appFrame = await page.evaluate(() => window.reversiFrameMs);
     console.log(`  the app's longest frame: ${appFrame.toFixed(1)} ms of logic and drawing`);
     if (!(appFrame > 0)) throw new Error('the page reported no frame times');
-    if (appFrame >= 100) throw new Error(`one frame took the app ${appFrame.toFixed(1)} ms`);
+    // A search on the page would take seconds in one frame; the bound sits
+    // well above a loaded machine's frames (29 ms idle, 102 ms once in CI
+    // beside the worker's search and the software rasterizer).
+    if (appFrame >= 500) throw new Error(`one frame took the app ${appFrame.toFixed(1)} ms`);
     await context.close();
   },
 
