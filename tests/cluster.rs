@@ -278,14 +278,6 @@ fn until_all_end(games: &mut [Game], mut recovery: Option<&mut Recovery>) {
     }
 }
 
-/// The last lines a program wrote to its stderr file, for a failure's message.
-fn stderr_tail(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let mut tail: Vec<&str> = text.lines().rev().take(25).collect();
-    tail.reverse();
-    tail.join("\n")
-}
-
 /// A pseudo-random moment for a fault (seeded by the clock; printed).
 fn moment() -> Duration {
     let seed = std::time::SystemTime::now()
@@ -375,8 +367,8 @@ fn an_instance_killed_then_a_rolling_restart(proxy: Proxy, subnet: u8) {
                 "game {n}'s two players met on no instance within 120 s (one player on {alone:?}; \
                  records in both logs {}).\nThe end of the host's stderr:\n{}\nThe end of the guest's stderr:\n{}",
                 games[n].in_both(),
-                stderr_tail(&dir.path(&format!("host-{n}.stderr"))),
-                stderr_tail(&dir.path(&format!("guest-{n}.stderr"))),
+                support::file_tail(&dir.path(&format!("host-{n}.stderr")), 25),
+                support::file_tail(&dir.path(&format!("guest-{n}.stderr")), 25),
             )
         });
         assert_ne!(to, victim, "game {n} moved to a live instance");

@@ -273,12 +273,9 @@ impl Cluster {
                 return started.elapsed();
             }
             if started.elapsed() >= within {
-                let log = std::fs::read_to_string(self.dir.join(format!("instance-{i}.log")))
-                    .unwrap_or_default();
-                let tail: Vec<&str> = log.lines().rev().take(15).collect();
                 panic!(
                     "instance {i} is not ready after {within:?}: its last answer to /ready {answer:?}; the end of its log:\n{}",
-                    tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+                    super::file_tail(&self.dir.join(format!("instance-{i}.log")), 15)
                 );
             }
             std::thread::sleep(Duration::from_millis(100));

@@ -36,6 +36,15 @@ pub fn reversi_binary() -> &'static std::path::Path {
     std::path::Path::new(env!("CARGO_BIN_EXE_reversi"))
 }
 
+/// The last `lines` lines of a text file (empty if it cannot be read), for
+/// a failure's message.
+pub fn file_tail(path: &std::path::Path, lines: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut tail: Vec<&str> = text.lines().rev().take(lines).collect();
+    tail.reverse();
+    tail.join("\n")
+}
+
 /// Parses rule flags as the command line does, e.g. `--rules torus --walls a1`.
 pub fn rules_from_flags(flags: &str) -> Rules {
     use clap::Parser;
