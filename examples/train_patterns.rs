@@ -41,6 +41,9 @@
 //! and prints the error of the shipped weights and of the linear
 //! evaluation against every score in that file (`exact-test 0 0 0` only
 //! prints); a training report gives the new fit's error there too.
+//! `train_patterns deep-test LO HI PER --depth D` does the same with
+//! labels from `D`-ply searches (Multi-ProbCut on, as the levels search)
+//! in `DIR/deep-test-dD.bin`, for phases too early to solve.
 //!
 //! Resumable and incremental: each band's labels go to
 //! `DIR/labels-dD-LO-HI.bin` with a `.progress` file of how many data
@@ -108,7 +111,12 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--out" => args.out = Some(PathBuf::from(value()?)),
             "--exact" => args.exact = number(value()?)?.clamp(4, 30) as u32,
             "--step" => args.step = number(value()?)?.clamp(1, 20) as u32,
-            "--depth" => args.depth = number(value()?)?.clamp(1, 12) as u32,
+            "--depth" => {
+                args.depth = match number(value()?)? {
+                    d @ 1..=30 => d as u32,
+                    d => return Err(format!("--depth: {d} is not a depth from 1 to 30")),
+                }
+            }
             "--iterations" => args.iterations = number(value()?)?.clamp(1, 1000) as usize,
             "--threads" => args.threads = number(value()?)?.clamp(1, 256) as usize,
             "--until" => args.until = number(value()?)?.clamp(4, 60) as u32,
@@ -415,13 +423,79 @@ fn label_band(
     Ok(())
 }
 
-/// Solves up to `per` held-out positions at each number of empties from
-/// `lo` to `hi` exactly, for a test of the fit against exact scores at
-/// depths the training labels only by search. Appends to
-/// `DIR/exact-test.bin`, skipping positions already there.
-fn exact_test(args: &Args, lo: u32, hi: u32, per: usize) -> Result<(), String> {
+/// How a held-out test set is labelled.
+#[derive(Clone, Copy)]
+enum TestLabels {
+    /// Exact scores, by the solver.
+    Exact,
+    /// A search of this many plies with Multi-ProbCut, iteratively
+    /// deepened as the program does (for phases the solver cannot reach).
+    Search(u32),
+}
+
+impl TestLabels {
+    /// The file of the set, in the data directory.
+    fn file(self) -> String {
+        match self {
+            TestLabels::Exact => "exact-test.bin".into(),
+            TestLabels::Search(depth) => format!("deep-test-d{depth}.bin"),
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            TestLabels::Exact => "held-out positions solved exactly".into(),
+            TestLabels::Search(depth) => {
+                format!("held-out positions labelled by {depth}-ply searches")
+            }
+        }
+    }
+
+    /// The label of `board` (discs, the side to move's view) and its
+    /// source byte; `None` if the search gave no answer.
+    /// The solver is made on first use (its tables are large).
+    fn label(
+        self,
+        board: &Board,
+        solver: &mut Option<reversi::search::Searcher>,
+        table: &Table,
+    ) -> Option<(i16, u8)> {
+        match self {
+            TestLabels::Exact => {
+                let searcher = solver.get_or_insert_with(|| reversi::search::Searcher::new(22));
+                let solution =
+                    searcher.solve(board, reversi::engine::Topology::Plane, &Budget::nodes(0))?;
+                Some((solution.score as i16, EXACT))
+            }
+            TestLabels::Search(depth) => {
+                let budget = Budget::nodes(0);
+                let mut search = Midgame::<Plane>::new(table, &budget, 0)
+                    .selective(reversi::search::probcut::SELECTIVITY);
+                let mut value = 0;
+                for d in 1..=depth {
+                    value = search.pvs(board, d, -INFINITY, INFINITY);
+                }
+                let discs = (f64::from(value) / 100.0).round() as i16;
+                Some((discs.clamp(-64, 64), depth.min(254) as u8))
+            }
+        }
+    }
+}
+
+/// Labels up to `per` held-out positions at each number of empties from
+/// `lo` to `hi` (exactly, or by deep searches), for a test of the fit
+/// against labels better than the training's. Appends to the set's file
+/// in `DIR` ([`TestLabels::file`]), skipping positions already there, so a
+/// run cut short goes on where it stopped.
+fn held_out_test(
+    args: &Args,
+    lo: u32,
+    hi: u32,
+    per: usize,
+    labels: TestLabels,
+) -> Result<(), String> {
     let (records, games) = load_data(&args.dir)?;
-    let path = args.dir.join("exact-test.bin");
+    let path = args.dir.join(labels.file());
     let done: Vec<Record> = if path.exists() {
         read_records(&path, None)?
     } else {
@@ -446,8 +520,9 @@ fn exact_test(args: &Args, lo: u32, hi: u32, per: usize) -> Result<(), String> {
         );
     }
     eprintln!(
-        "  solving {} held-out positions at {lo}–{hi} empties",
-        todo.len()
+        "  labelling {} {} at {lo}–{hi} empties",
+        todo.len(),
+        labels.describe()
     );
     let next = AtomicUsize::new(0);
     let file = std::sync::Mutex::new(
@@ -460,20 +535,19 @@ fn exact_test(args: &Args, lo: u32, hi: u32, per: usize) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..args.threads {
             scope.spawn(|| {
-                let mut searcher = reversi::search::Searcher::new(22);
+                let mut solver = None;
+                let table = Table::new(20);
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(record) = todo.get(k) else { break };
-                    let solved = searcher.solve(
-                        &record.board(),
-                        reversi::engine::Topology::Plane,
-                        &Budget::nodes(0),
-                    );
-                    let Some(solution) = solved else { break };
+                    let Some((label, source)) = labels.label(&record.board(), &mut solver, &table)
+                    else {
+                        break;
+                    };
                     let mut bytes = Vec::new();
                     Record {
-                        label: solution.score as i16,
-                        source: EXACT,
+                        label,
+                        source,
                         ..*record
                     }
                     .encode(&mut bytes);
@@ -483,8 +557,8 @@ fn exact_test(args: &Args, lo: u32, hi: u32, per: usize) -> Result<(), String> {
             });
         }
     });
-    eprintln!("  solved in {:.0} s", started.elapsed().as_secs_f64());
-    report_exact_test(args, None)
+    eprintln!("  labelled in {:.0} s", started.elapsed().as_secs_f64());
+    report_held_out_test(args, None, labels)
 }
 
 /// A training position: its game, empties, label and features.
@@ -833,7 +907,7 @@ fn run(args: &Args) -> Result<(), String> {
         );
     }
     // The weights are written first: a report that fails loses no fit.
-    report_exact_test(args, Some(&fits))?;
+    report_held_out_tests(args, Some(&fits))?;
     if let Err(e) = report_wthor(args, &weights) {
         eprintln!("train_patterns: no WTHOR test report: {e}");
     }
@@ -902,15 +976,29 @@ fn report(samples: &[Sample], fits: &[Option<Fit>], args: &Args) {
     }
 }
 
+/// Every held-out test set in the data directory: the exact one and
+/// those of each search depth.
+fn report_held_out_tests(args: &Args, fits: Option<&[Option<Fit>]>) -> Result<(), String> {
+    report_held_out_test(args, fits, TestLabels::Exact)?;
+    for depth in 1..=60 {
+        report_held_out_test(args, fits, TestLabels::Search(depth))?;
+    }
+    Ok(())
+}
+
 /// The fit (when there is one), the shipped weights and the linear
-/// evaluation against the exact test set, per number of empties.
-fn report_exact_test(args: &Args, fits: Option<&[Option<Fit>]>) -> Result<(), String> {
-    let path = args.dir.join("exact-test.bin");
+/// evaluation against a held-out test set, per number of empties.
+fn report_held_out_test(
+    args: &Args,
+    fits: Option<&[Option<Fit>]>,
+    labels: TestLabels,
+) -> Result<(), String> {
+    let path = args.dir.join(labels.file());
     if !path.exists() {
         return Ok(());
     }
     let records = read_records(&path, None)?;
-    println!("exact test (held-out positions solved exactly):");
+    println!("{} ({}):", labels.file(), labels.describe());
     println!("empties  positions  rms-patterns  rms-shipped  mae-shipped  rms-linear");
     let mut by_empties: std::collections::BTreeMap<u32, Vec<(Sample, Board)>> = Default::default();
     for r in &records {
@@ -977,9 +1065,25 @@ fn main() {
             .filter_map(|w| w.parse().ok())
             .collect();
         match (parse_args(argv), numbers.as_slice()) {
-            (Ok(args), &[lo, hi, per]) => exact_test(&args, lo, hi, per as usize),
+            (Ok(args), &[lo, hi, per]) => {
+                held_out_test(&args, lo, hi, per as usize, TestLabels::Exact)
+            }
             (Err(e), _) => Err(e),
             _ => Err("exact-test LO HI PER: three numbers".into()),
+        }
+    } else if argv.peek().map(String::as_str) == Some("deep-test") {
+        argv.next();
+        let numbers: Vec<u32> = argv
+            .by_ref()
+            .take(3)
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        match (parse_args(argv), numbers.as_slice()) {
+            (Ok(args), &[lo, hi, per]) => {
+                held_out_test(&args, lo, hi, per as usize, TestLabels::Search(args.depth))
+            }
+            (Err(e), _) => Err(e),
+            _ => Err("deep-test LO HI PER: three numbers (and --depth D)".into()),
         }
     } else if argv.peek().map(String::as_str) == Some("label") {
         argv.next();
