@@ -653,23 +653,25 @@ fn play_if_legal<G: SearchGeometry>(board: &Board, index: u8) -> Option<Board> {
 #[inline(always)]
 fn last_empty<G: SearchGeometry>(board: &Board, index: u8) -> i32 {
     let diff = board.disc_difference();
-    // Without walls every other square holds a disc: count by lookup.
-    let full = board.player | board.opponent | board.empty == u64::MAX;
-    let count = |mover: u64, other: u64| {
-        if full {
-            G::last_flip_count(mover, index) as i32
-        } else if G::adjacent(index) & other != 0 {
-            G::flips(mover, other, index).count_ones() as i32
-        } else {
-            0
+    // Without walls every other square holds a disc: count by lookup. (Two
+    // branches written out: as a closure called twice, the count was not
+    // inlined.)
+    if board.player | board.opponent | board.empty == u64::MAX {
+        let mine = G::last_flip_count(board.player, index) as i32;
+        if mine > 0 {
+            return diff + 2 * mine + 1;
         }
-    };
-    let mine = count(board.player, board.opponent);
-    if mine > 0 {
+        let theirs = G::last_flip_count(board.opponent, index) as i32;
+        if theirs > 0 {
+            return diff - 2 * theirs - 1;
+        }
+    } else if G::adjacent(index) & board.opponent != 0
+        && let mine @ 1.. = G::flips(board.player, board.opponent, index).count_ones() as i32
+    {
         return diff + 2 * mine + 1;
-    }
-    let theirs = count(board.opponent, board.player);
-    if theirs > 0 {
+    } else if G::adjacent(index) & board.player != 0
+        && let theirs @ 1.. = G::flips(board.opponent, board.player, index).count_ones() as i32
+    {
         return diff - 2 * theirs - 1;
     }
     match diff.signum() {
