@@ -15,7 +15,7 @@
 //!   transposition cut-offs near the root;
 //! - from 12 empties, the pattern evaluation of each child joins that
 //!   ordering (an evaluation counts as a node);
-//! - from 16 empties, moves are ordered by a shallow midgame search
+//! - from 18 empties, moves are ordered by a shallow midgame search
 //!   ([`Midgame`], with a small table of its own), and its nodes count
 //!   with the solver's, so node counts compare with other programs'.
 //!
@@ -52,7 +52,7 @@ const DEEP: u32 = 10;
 /// the rare transposition saves.
 const NO_TABLE: u32 = 8;
 /// From this many empties, moves are ordered by a shallow midgame search.
-const ORDER_BY_SEARCH: u32 = 16;
+const ORDER_BY_SEARCH: u32 = 18;
 /// From this many empties (below [`ORDER_BY_SEARCH`]), the pattern
 /// evaluation of each child joins the fastest-first priority.
 const ORDER_BY_EVALUATION: u32 = 12;
@@ -473,11 +473,11 @@ fn exact_value<G: SearchGeometry>(
         margin: i32,
     ) -> Option<i32> {
         let margin = ENDGAME_SIGMA * margin / 100;
-        // As deep as the ordering search (1 ply at 16–17 empties, 5 at 24);
-        // 2 plies below. A ply more everywhere, or 2 plies at 16–17, took
-        // longer over FFO #40–#49 (design chapter).
+        // As deep as the ordering search (4 plies at 24 empties), and at
+        // least 2 plies. A ply more everywhere took longer over FFO
+        // #40–#49 (design chapter).
         let depth = if empties >= ORDER_BY_SEARCH {
-            (empties - ORDER_BY_SEARCH) / 2 + 1
+            ((empties - ORDER_BY_SEARCH) / 2 + 1).max(2)
         } else {
             2
         };
