@@ -1057,7 +1057,8 @@ fn report_wthor(args: &Args, weights: &PatternWeights) -> Result<(), String> {
 
 fn main() {
     let mut argv = std::env::args().skip(1).peekable();
-    let result = if argv.peek().map(String::as_str) == Some("exact-test") {
+    let command = argv.peek().cloned();
+    let result = if let Some(kind @ ("exact-test" | "deep-test")) = command.as_deref() {
         argv.next();
         let numbers: Vec<u32> = argv
             .by_ref()
@@ -1066,24 +1067,15 @@ fn main() {
             .collect();
         match (parse_args(argv), numbers.as_slice()) {
             (Ok(args), &[lo, hi, per]) => {
-                held_out_test(&args, lo, hi, per as usize, TestLabels::Exact)
+                let labels = if kind == "exact-test" {
+                    TestLabels::Exact
+                } else {
+                    TestLabels::Search(args.depth)
+                };
+                held_out_test(&args, lo, hi, per as usize, labels)
             }
             (Err(e), _) => Err(e),
-            _ => Err("exact-test LO HI PER: three numbers".into()),
-        }
-    } else if argv.peek().map(String::as_str) == Some("deep-test") {
-        argv.next();
-        let numbers: Vec<u32> = argv
-            .by_ref()
-            .take(3)
-            .filter_map(|w| w.parse().ok())
-            .collect();
-        match (parse_args(argv), numbers.as_slice()) {
-            (Ok(args), &[lo, hi, per]) => {
-                held_out_test(&args, lo, hi, per as usize, TestLabels::Search(args.depth))
-            }
-            (Err(e), _) => Err(e),
-            _ => Err("deep-test LO HI PER: three numbers (and --depth D)".into()),
+            _ => Err(format!("{kind} LO HI PER: three numbers")),
         }
     } else if argv.peek().map(String::as_str) == Some("label") {
         argv.next();
