@@ -53,6 +53,12 @@ const DEEP: u32 = 10;
 const NO_TABLE: u32 = 8;
 /// From this many empties, moves are ordered by a shallow midgame search.
 const ORDER_BY_SEARCH: u32 = 18;
+/// The depth of the shallow search that orders moves at `empties` (at
+/// least [`ORDER_BY_SEARCH`]): 1 ply at 18–19 empties, 4 at 24.
+#[inline(always)]
+fn ordering_depth(empties: u32) -> u32 {
+    (empties - ORDER_BY_SEARCH) / 2 + 1
+}
 /// From this many empties (below [`ORDER_BY_SEARCH`]), the pattern
 /// evaluation of each child joins the fastest-first priority.
 const ORDER_BY_EVALUATION: u32 = 12;
@@ -311,8 +317,12 @@ pub(crate) fn order_moves<G: SearchGeometry>(
         let priority = if index == hash_move {
             1 << 30
         } else if empties >= ORDER_BY_SEARCH {
-            let depth = (empties - ORDER_BY_SEARCH) / 2 + 1;
-            -s.shallow(&child, depth, -midgame::INFINITY, midgame::INFINITY)
+            -s.shallow(
+                &child,
+                ordering_depth(empties),
+                -midgame::INFINITY,
+                midgame::INFINITY,
+            )
         } else if empties >= ORDER_BY_EVALUATION {
             // An evaluation is a node, as a shallow search's leaf is. One
             // reply fewer for the opponent weighs as much as 6.8 discs of
@@ -478,7 +488,7 @@ fn exact_value<G: SearchGeometry>(
         // least 2 plies. A ply more everywhere took longer over FFO
         // #40–#49 (design chapter).
         let depth = if empties >= ORDER_BY_SEARCH {
-            ((empties - ORDER_BY_SEARCH) / 2 + 1).max(2)
+            ordering_depth(empties).max(2)
         } else {
             2
         };
