@@ -157,6 +157,9 @@ pub struct Solver<'a, G> {
     /// The table of the shallow midgame searches that order moves and
     /// decide the selective passes' cuts.
     shallow_table: Option<Table>,
+    /// The last finished selective pass's value and root move: the best
+    /// answer known when the exact pass runs out of budget.
+    selective: Option<(i32, u8)>,
     geometry: std::marker::PhantomData<G>,
 }
 
@@ -171,6 +174,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             check: BudgetCheck::new(0),
             pass: None,
             shallow_table: None,
+            selective: None,
             geometry: std::marker::PhantomData,
         }
     }
@@ -255,9 +259,27 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             if self.aborted {
                 break;
             }
+            // The root's entry holds the pass's move (a full window is
+            // never cut short before the root stores it).
+            let moves = board.moves::<G>();
+            self.selective = self
+                .table
+                .probe(board.hash())
+                .map(|e| e.best)
+                .filter(|&m| m != NO_MOVE && moves & (1 << m) != 0)
+                .map(|m| (guess, m));
         }
         self.pass = None;
         Some(guess)
+    }
+
+    /// The value and move of the last selective pass that finished (see
+    /// [`Solver::selective_passes`]), for a solve that ran out of budget
+    /// before its exact pass ended: a search to the end of the game that
+    /// cut the moves a shallow search judged hopeless, so an estimate, but
+    /// a deeper one than a midgame search reaches in the same time.
+    pub fn selective_estimate(&self) -> Option<(i32, u8)> {
+        self.selective
     }
 
     /// Finds a move achieving `value` by searching each child with a null
@@ -814,6 +836,50 @@ mod tests {
             let child = board.play(best, Plane::flips(board.player, board.opponent, best));
             assert_eq!(-plain_value(&child), value, "the move {best} falls short");
         }
+    }
+
+    #[test]
+    fn a_solve_out_of_budget_in_its_exact_pass_keeps_the_last_selective_pass() {
+        let mut checked = 0;
+        for board in boards(SELECTIVE_ROOT + 2, 1..=8) {
+            // The passes' own cost, then a budget that lets them finish but
+            // stops the exact pass halfway.
+            let (table, budget) = (Table::new(16), Budget::nodes(0));
+            let mut passes = Solver::<Plane>::new(&table, &budget);
+            let guess = passes.selective_passes(&board).expect("a root with passes");
+            let passes_nodes = passes.nodes;
+            let (table, budget) = (Table::new(16), Budget::nodes(0));
+            let mut full = Solver::<Plane>::new(&table, &budget);
+            full.solve(&board).expect("no budget");
+            let (estimate, move_found) = full.selective_estimate().expect("passes finished");
+            assert_eq!(estimate, guess, "the last pass's value");
+            assert!(
+                board.moves::<Plane>() & (1 << move_found) != 0,
+                "a legal move"
+            );
+            let exact_nodes = full.nodes - passes_nodes;
+            if exact_nodes < 8 * crate::search::CHECK_EVERY {
+                continue; // too quick to stop halfway
+            }
+            let (table, budget) = (
+                Table::new(16),
+                Budget::nodes(passes_nodes + exact_nodes / 2),
+            );
+            let mut cut_short = Solver::<Plane>::new(&table, &budget);
+            assert_eq!(cut_short.solve(&board), None, "the exact pass runs out");
+            assert_eq!(cut_short.selective_estimate(), Some((estimate, move_found)));
+            checked += 1;
+        }
+        assert!(checked >= 2, "only {checked} positions long enough");
+        // Below the passes' range there is nothing to fall back on.
+        let small = boards(SELECTIVE_ROOT - 2, 1..=1)
+            .into_iter()
+            .next()
+            .expect("a position");
+        let (table, budget) = (Table::new(16), Budget::nodes(0));
+        let mut solver = Solver::<Plane>::new(&table, &budget);
+        assert!(solver.solve(&small).is_some());
+        assert_eq!(solver.selective_estimate(), None);
     }
 
     #[test]

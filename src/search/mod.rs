@@ -335,6 +335,27 @@ pub struct Searcher {
     threads: usize,
 }
 
+/// What an endgame solve found within its budget.
+enum SolveOutcome {
+    /// The exact value, and a best move unless the side to move must pass.
+    Exact(i32, Option<u8>),
+    /// Out of budget after a selective pass: that pass's value (in discs)
+    /// and move.
+    Selective(i32, u8),
+    /// Out of budget before anything finished.
+    Nothing,
+}
+
+impl SolveOutcome {
+    /// Out of budget, with the last selective pass's value and move if
+    /// one finished.
+    fn from_estimate(estimate: Option<(i32, u8)>) -> SolveOutcome {
+        estimate.map_or(SolveOutcome::Nothing, |(value, best)| {
+            SolveOutcome::Selective(value, best)
+        })
+    }
+}
+
 /// What one iterative deepening works on.
 #[derive(Clone, Copy)]
 struct Deepening<'a> {
@@ -433,7 +454,8 @@ impl Searcher {
             Topology::Torus => {
                 parallel_solve::solve::<Torus>(&self.endgame_table, budget, &board, threads)
             }
-        }?;
+        }
+        .ok()?;
         Some(Solution {
             score: solved.value,
             best: solved.best.and_then(Square::new),
@@ -528,13 +550,26 @@ impl Searcher {
             let (solved, solve_nodes) = self.solve_with_threads::<G>(board, &solve_budget);
             let total = nodes + solve_nodes;
             thought.nodes = total;
-            if let Some((value, Some(best))) = solved {
-                thought = Thought {
-                    best: Square::new(best)?,
-                    score: Score::Exact(value),
-                    depth: empties,
-                    nodes: total,
-                };
+            match solved {
+                SolveOutcome::Exact(value, Some(best)) => {
+                    thought = Thought {
+                        best: Square::new(best)?,
+                        score: Score::Exact(value),
+                        depth: empties,
+                        nodes: total,
+                    };
+                }
+                // Out of budget after a selective pass: its move, found by
+                // a search to the end, beats the shallower midgame one's.
+                SolveOutcome::Selective(value, best) => {
+                    thought = Thought {
+                        best: Square::new(best)?,
+                        score: Score::Estimate(value * 100),
+                        depth: empties,
+                        nodes: total,
+                    };
+                }
+                SolveOutcome::Exact(_, None) | SolveOutcome::Nothing => {}
             }
         }
         Some(thought)
@@ -696,18 +731,27 @@ impl Searcher {
         &self,
         board: &Board,
         budget: &Budget,
-    ) -> (Option<(i32, Option<u8>)>, u64) {
+    ) -> (SolveOutcome, u64) {
         let board = board.without_idle_supply();
         #[cfg(not(target_arch = "wasm32"))]
         if self.threads > 1 {
-            let solved =
-                parallel_solve::solve::<G>(&self.endgame_table, budget, &board, self.threads);
-            // An aborted parallel solve reports no nodes; the budget's are spent.
-            let nodes = solved.as_ref().map_or(budget.max_nodes, |s| s.nodes);
-            return (solved.map(|s| (s.value, s.best)), nodes);
+            return match parallel_solve::solve::<G>(
+                &self.endgame_table,
+                budget,
+                &board,
+                self.threads,
+            ) {
+                Ok(s) => (SolveOutcome::Exact(s.value, s.best), s.nodes),
+                // An aborted parallel solve reports no nodes; the budget's
+                // are spent.
+                Err(out) => (SolveOutcome::from_estimate(out.estimate), budget.max_nodes),
+            };
         }
         let mut solver = Solver::<G>::new(&self.endgame_table, budget);
-        let solved = solver.solve(&board);
+        let solved = match solver.solve(&board) {
+            Some((value, best)) => SolveOutcome::Exact(value, best),
+            None => SolveOutcome::from_estimate(solver.selective_estimate()),
+        };
         (solved, solver.nodes)
     }
 

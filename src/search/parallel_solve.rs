@@ -30,21 +30,33 @@ pub struct Solved {
     pub nodes: u64,
 }
 
+/// A solve that ran out of budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfBudget {
+    /// The last finished selective pass's value and move (see
+    /// [`Solver::selective_estimate`]), if one finished.
+    pub estimate: Option<(i32, u8)>,
+}
+
 /// The exact value of `board` on `threads` threads (one when fewer would
-/// do: a small position, a single move), or `None` when `budget` ran out.
-/// A node limit in `budget` applies to each thread.
+/// do: a small position, a single move), or what was known when `budget`
+/// ran out. A node limit in `budget` applies to each thread.
 pub fn solve<G: SearchGeometry>(
     table: &Table,
     budget: &Budget,
     board: &Board,
     threads: usize,
-) -> Option<Solved> {
+) -> Result<Solved, OutOfBudget> {
     let moves = board.moves::<G>();
     let empties = board.empties();
     if threads <= 1 || moves.count_ones() < 2 || empties < MIN_PARALLEL_EMPTIES {
         let mut solver = Solver::<G>::new(table, budget);
-        let (value, best) = solver.solve(board)?;
-        return Some(Solved {
+        let Some((value, best)) = solver.solve(board) else {
+            return Err(OutOfBudget {
+                estimate: solver.selective_estimate(),
+            });
+        };
+        return Ok(Solved {
             value,
             best,
             nodes: solver.nodes,
@@ -55,8 +67,11 @@ pub fn solve<G: SearchGeometry>(
     // The selective passes are cheap and fill the table with moves the
     // threads then try first.
     main.selective_passes(board);
+    let out_of_budget = OutOfBudget {
+        estimate: main.selective_estimate(),
+    };
     if main.aborted {
-        return None;
+        return Err(out_of_budget);
     }
     let hash_move = main
         .table
@@ -67,7 +82,7 @@ pub fn solve<G: SearchGeometry>(
     let first = list.items[0];
     let (value, helper_nodes) = solve_first(&mut main, &first.child, threads);
     if main.aborted {
-        return None;
+        return Err(out_of_budget);
     }
     let best = Mutex::new((value, first.index));
     let next = AtomicUsize::new(1);
@@ -100,7 +115,7 @@ pub fn solve<G: SearchGeometry>(
         }
     });
     if aborted {
-        return None;
+        return Err(out_of_budget);
     }
     let (value, best) = best.into_inner().unwrap_or_else(PoisonError::into_inner);
     main.table.store(
@@ -111,7 +126,7 @@ pub fn solve<G: SearchGeometry>(
         value,
         best,
     );
-    Some(Solved {
+    Ok(Solved {
         value,
         best: Some(best),
         nodes,
@@ -290,7 +305,8 @@ mod tests {
         let table = Table::new(16);
         assert_eq!(
             solve::<Plane>(&table, &Budget::nodes(1000), &board, 2),
-            None
+            Err(OutOfBudget { estimate: None }),
+            "not even the first selective pass finishes"
         );
     }
 }
