@@ -200,6 +200,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
     /// move must pass or the game is over), or `None` when the budget ran out.
     pub fn solve(&mut self, board: &Board) -> Option<(i32, Option<u8>)> {
         self.table.next_generation();
+        self.selective = None;
         let moves = board.moves::<G>();
         if moves == 0 {
             let value = self.search(board, -SCORE_MAX, SCORE_MAX);
@@ -249,6 +250,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
     /// the table; the last pass's value, or `None` for a root too small
     /// for them. When the budget runs out the solver is `aborted`.
     pub(crate) fn selective_passes(&mut self, board: &Board) -> Option<i32> {
+        self.selective = None;
         if board.empties() < SELECTIVE_ROOT || !board.unlimited() {
             return None;
         }
