@@ -254,6 +254,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         if board.empties() < SELECTIVE_ROOT || !board.unlimited() {
             return None;
         }
+        let moves = board.moves::<G>();
         let mut guess = 0;
         for pass in PASSES {
             self.pass = Some(pass);
@@ -263,7 +264,6 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             }
             // The root's entry holds the pass's move (a full window is
             // never cut short before the root stores it).
-            let moves = board.moves::<G>();
             self.selective = self
                 .table
                 .probe(board.hash())
@@ -316,6 +316,14 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
     pub fn search(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
         exact_value(self, board, alpha, beta)
     }
+}
+
+/// A solve that ran out of budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfBudget {
+    /// The last finished selective pass's value and move (see
+    /// [`Solver::selective_estimate`]), if one finished.
+    pub estimate: Option<(i32, u8)>,
 }
 
 /// Fills `list` with the children of `board` (whose legal moves are

@@ -55,7 +55,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use crate::engine::topology::{Geometry, Plane, Torus, torus_shift};
 use crate::engine::{Color, Position, Square, Topology};
 use board::Board;
-use endgame::Solver;
+use endgame::{OutOfBudget, Solver};
 use midgame::{EXACT_SCALE, INFINITY, Midgame};
 use transposition::Table;
 
@@ -335,27 +335,6 @@ pub struct Searcher {
     threads: usize,
 }
 
-/// What an endgame solve found within its budget.
-enum SolveOutcome {
-    /// The exact value, and a best move unless the side to move must pass.
-    Exact(i32, Option<u8>),
-    /// Out of budget after a selective pass: that pass's value (in discs)
-    /// and move.
-    Selective(i32, u8),
-    /// Out of budget before anything finished.
-    Nothing,
-}
-
-impl SolveOutcome {
-    /// Out of budget, with the last selective pass's value and move if
-    /// one finished.
-    fn from_estimate(estimate: Option<(i32, u8)>) -> SolveOutcome {
-        estimate.map_or(SolveOutcome::Nothing, |(value, best)| {
-            SolveOutcome::Selective(value, best)
-        })
-    }
-}
-
 /// What one iterative deepening works on.
 #[derive(Clone, Copy)]
 struct Deepening<'a> {
@@ -551,7 +530,7 @@ impl Searcher {
             let total = nodes + solve_nodes;
             thought.nodes = total;
             match solved {
-                SolveOutcome::Exact(value, Some(best)) => {
+                Ok((value, Some(best))) => {
                     thought = Thought {
                         best: Square::new(best)?,
                         score: Score::Exact(value),
@@ -561,7 +540,9 @@ impl Searcher {
                 }
                 // Out of budget after a selective pass: its move, found by
                 // a search to the end, beats the shallower midgame one's.
-                SolveOutcome::Selective(value, best) => {
+                Err(OutOfBudget {
+                    estimate: Some((value, best)),
+                }) => {
                     thought = Thought {
                         best: Square::new(best)?,
                         score: Score::Estimate(value * 100),
@@ -569,7 +550,8 @@ impl Searcher {
                         nodes: total,
                     };
                 }
-                SolveOutcome::Exact(_, None) | SolveOutcome::Nothing => {}
+                // A pass at the root, or nothing finished: the midgame's.
+                Ok((_, None)) | Err(OutOfBudget { estimate: None }) => {}
             }
         }
         Some(thought)
@@ -731,7 +713,7 @@ impl Searcher {
         &self,
         board: &Board,
         budget: &Budget,
-    ) -> (SolveOutcome, u64) {
+    ) -> (Result<(i32, Option<u8>), OutOfBudget>, u64) {
         let board = board.without_idle_supply();
         #[cfg(not(target_arch = "wasm32"))]
         if self.threads > 1 {
@@ -741,17 +723,16 @@ impl Searcher {
                 &board,
                 self.threads,
             ) {
-                Ok(s) => (SolveOutcome::Exact(s.value, s.best), s.nodes),
+                Ok(s) => (Ok((s.value, s.best)), s.nodes),
                 // An aborted parallel solve reports no nodes; the budget's
                 // are spent.
-                Err(out) => (SolveOutcome::from_estimate(out.estimate), budget.max_nodes),
+                Err(out) => (Err(out), budget.max_nodes),
             };
         }
         let mut solver = Solver::<G>::new(&self.endgame_table, budget);
-        let solved = match solver.solve(&board) {
-            Some((value, best)) => SolveOutcome::Exact(value, best),
-            None => SolveOutcome::from_estimate(solver.selective_estimate()),
-        };
+        let solved = solver.solve(&board).ok_or(OutOfBudget {
+            estimate: solver.selective_estimate(),
+        });
         (solved, solver.nodes)
     }
 

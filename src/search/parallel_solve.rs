@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::board::Board;
-use super::endgame::{Candidate, MoveList, SCORE_MAX, Solver, order_moves};
+use super::endgame::{Candidate, MoveList, OutOfBudget, SCORE_MAX, Solver, order_moves};
 use super::transposition::{NO_MOVE, Table};
 use super::{Budget, SearchGeometry};
 
@@ -28,14 +28,6 @@ pub struct Solved {
     pub best: Option<u8>,
     /// Nodes searched, all threads together.
     pub nodes: u64,
-}
-
-/// A solve that ran out of budget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OutOfBudget {
-    /// The last finished selective pass's value and move (see
-    /// [`Solver::selective_estimate`]), if one finished.
-    pub estimate: Option<(i32, u8)>,
 }
 
 /// The exact value of `board` on `threads` threads (one when fewer would
