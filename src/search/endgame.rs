@@ -208,12 +208,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         }
         let value = self.search_from_guess(board)?;
         // The root's best move is in the table unless the root was small.
-        let stored = self
-            .table
-            .probe(board.hash())
-            .map(|e| e.best)
-            .filter(|&m| m != NO_MOVE && moves & (1 << m) != 0);
-        let best = match stored {
+        let best = match self.stored_move(board, moves) {
             Some(m) => m,
             None => self.best_move_by_research(board, value)?,
         };
@@ -264,12 +259,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             }
             // The root's entry holds the pass's move (a full window is
             // never cut short before the root stores it).
-            self.selective = self
-                .table
-                .probe(board.hash())
-                .map(|e| e.best)
-                .filter(|&m| m != NO_MOVE && moves & (1 << m) != 0)
-                .map(|m| (guess, m));
+            self.selective = self.stored_move(board, moves).map(|m| (guess, m));
         }
         self.pass = None;
         Some(guess)
@@ -282,6 +272,15 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
     /// a deeper one than a midgame search reaches in the same time.
     pub fn selective_estimate(&self) -> Option<(i32, u8)> {
         self.selective
+    }
+
+    /// The move the table holds for `board`, if it is one of its legal
+    /// `moves`.
+    fn stored_move(&self, board: &Board, moves: u64) -> Option<u8> {
+        self.table
+            .probe(board.hash())
+            .map(|e| e.best)
+            .filter(|&m| m != NO_MOVE && moves & (1 << m) != 0)
     }
 
     /// Finds a move achieving `value` by searching each child with a null
