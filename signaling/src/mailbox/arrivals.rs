@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sqlx::postgres::PgListener;
+use sqlx::postgres::{PgListener, PgPoolOptions};
 use tokio::sync::Notify;
 use tracing::{info, warn};
 
@@ -26,6 +26,11 @@ const MAX_WAITING: usize = 10_000;
 
 /// How long the listener waits before connecting again after a failure.
 const RELISTEN_AFTER: Duration = Duration::from_secs(1);
+
+/// How long one attempt to connect the listener may take. Short, so that
+/// the retries stay about [`RELISTEN_AFTER`] apart: the pool's own retries
+/// within one attempt back off to a fifth of this.
+const CONNECT_WITHIN: Duration = Duration::from_secs(2);
 
 /// The waiting looks of one instance.
 #[derive(Clone, Default)]
@@ -124,25 +129,37 @@ impl Arrivals {
             }
             // Whatever was stored while nobody listened.
             self.everyone();
-            loop {
+            let stopped = loop {
                 match listener.try_recv().await {
                     Ok(Some(notification)) => self.arrived(notification.payload()),
-                    // Lost and (eagerly) connected again: look again.
-                    Ok(None) => self.everyone(),
-                    Err(e) => {
-                        warn!("mailbox: listening for other instances' records stopped: {e}");
-                        self.listening.store(false, Ordering::Relaxed);
-                        tokio::time::sleep(RELISTEN_AFTER).await;
-                        break;
-                    }
+                    // The connection is lost. It is not re-established
+                    // inside `try_recv` (that would keep `listening` true
+                    // while nothing is heard): the outer loop connects
+                    // again and only then says it listens.
+                    Ok(None) => break "the connection was lost".to_string(),
+                    Err(e) => break e.to_string(),
                 }
-            }
+            };
+            warn!("mailbox: listening for other instances' records stopped: {stopped}");
+            self.listening.store(false, Ordering::Relaxed);
+            tokio::time::sleep(RELISTEN_AFTER).await;
         }
     }
 }
 
 async fn connect(url: &str) -> Result<PgListener, sqlx::Error> {
-    let mut listener = PgListener::connect(url).await?;
+    // A pool of one connection for the listener alone, as
+    // `PgListener::connect` makes, but with a short acquire timeout: its
+    // default of 30 s lets the pool's retries back off to 6 s apart, and a
+    // database back after an outage would go unheard that long.
+    let pool = PgPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(CONNECT_WITHIN)
+        .max_lifetime(None)
+        .idle_timeout(None)
+        .connect_lazy(url)?;
+    let mut listener = PgListener::connect_with(&pool).await?;
+    listener.eager_reconnect(false);
     listener.listen(CHANNEL).await?;
     Ok(listener)
 }
