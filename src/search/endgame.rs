@@ -416,11 +416,7 @@ fn exact_value<G: SearchGeometry>(
         mut beta: i32,
         empties: u32,
     ) -> i32 {
-        // Stability cut-off: the other side keeps its stable discs.
-        let squares = (board.player | board.opponent | board.empty).count_ones() as i32;
-        if alpha >= squares - 2 * 24 {
-            let stable = G::stable(board.opponent, board.player, board.empty).count_ones() as i32;
-            let upper = squares - 2 * stable;
+        if let Some(upper) = stability_bound::<G>(board, alpha, empties) {
             if upper <= alpha {
                 return upper;
             }
@@ -547,6 +543,11 @@ fn exact_value<G: SearchGeometry>(
             return few(s, board, alpha, beta);
         }
         s.nodes += 1;
+        if let Some(upper) = stability_bound::<G>(board, alpha, empties)
+            && upper <= alpha
+        {
+            return upper;
+        }
         let mut best = -SCORE_MAX - 1;
         for group in parity_groups(board.empty) {
             let mut rest = group;
@@ -625,6 +626,11 @@ fn exact_value<G: SearchGeometry>(
             return two(s, board, squares[0], squares[1], alpha, beta);
         }
         s.nodes += 1;
+        if let Some(upper) = stability_bound::<G>(board, alpha, n as u32)
+            && upper <= alpha
+        {
+            return upper;
+        }
         let mut best = -SCORE_MAX - 1;
         for i in 0..n {
             let Some(child) = play_if_legal::<G>(board, squares[i]) else {
@@ -693,6 +699,29 @@ fn exact_value<G: SearchGeometry>(
     }
 
     search(solver, board, alpha, beta)
+}
+
+/// Stability cut-off: the other side keeps its stable discs, so the side
+/// to move scores at most the squares less twice those. Computing them
+/// costs more than most nodes, so it is done only where the bound may
+/// reach `alpha`: from an `alpha` that grows with the empties (Edax's
+/// thresholds; from 4 empties, where a cut saves the three below). Over
+/// FFO #40–#49 this took the nodes from 913 M to 667 M, and the time
+/// 4–8 % down (design chapter).
+#[inline(always)]
+fn stability_bound<G: SearchGeometry>(board: &Board, alpha: i32, empties: u32) -> Option<i32> {
+    const FROM_ALPHA: [i32; 10] = [99, 99, 99, 99, 6, 8, 10, 12, 14, 16];
+    let from = FROM_ALPHA
+        .get(empties as usize)
+        .copied()
+        .unwrap_or(2 * empties as i32);
+    // On a board with walls, the same margin below its own maximum.
+    let squares = (board.player | board.opponent | board.empty).count_ones() as i32;
+    if alpha < squares - 64 + from {
+        return None;
+    }
+    let stable = G::stable(board.opponent, board.player, board.empty).count_ones() as i32;
+    Some(squares - 2 * stable)
 }
 
 /// The board after the side to move plays `index`, if that flips anything.
