@@ -276,7 +276,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
 
     /// The move the table holds for `board`, if it is one of its legal
     /// `moves`.
-    fn stored_move(&self, board: &Board, moves: u64) -> Option<u8> {
+    pub(crate) fn stored_move(&self, board: &Board, moves: u64) -> Option<u8> {
         self.table
             .probe(board.hash())
             .map(|e| e.best)

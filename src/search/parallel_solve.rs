@@ -65,10 +65,7 @@ pub fn solve<G: SearchGeometry>(
     if main.aborted {
         return Err(out_of_budget);
     }
-    let hash_move = main
-        .table
-        .probe(board.hash())
-        .map_or(NO_MOVE, |entry| entry.best);
+    let hash_move = main.stored_move(board, moves).unwrap_or(NO_MOVE);
     let mut list = MoveList::default();
     order_moves(&mut main, &mut list, board, moves, empties, hash_move);
     let first = list.items[0];
@@ -140,7 +137,7 @@ fn solve_first<G: SearchGeometry>(
         return (-main.search(child, -SCORE_MAX, SCORE_MAX), 0);
     }
     let mut list = MoveList::default();
-    let hash_move = main.table.probe(child.hash()).map_or(NO_MOVE, |e| e.best);
+    let hash_move = main.stored_move(child, replies).unwrap_or(NO_MOVE);
     order_moves(main, &mut list, child, replies, child.empties(), hash_move);
     let stop = Arc::new(AtomicBool::new(false));
     let helper_budget = Budget {
