@@ -95,21 +95,31 @@ impl Slot {
     }
 }
 
-/// A fixed-size table of two-entry buckets.
+/// Entries per bucket: four slots of 16 bytes, one cache line.
+const WAYS: usize = 4;
+
+/// The slots a key may occupy, aligned to a cache line so that a probe
+/// touches one line (a `Vec` of plain slots starts 16 bytes into a page,
+/// and half its two-slot buckets straddled two lines).
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Bucket([Slot; WAYS]);
+
+/// A fixed-size table of four-entry buckets.
 #[derive(Debug)]
 pub struct Table {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     mask: usize,
     generation: AtomicU8,
 }
 
 impl Table {
-    /// A table of `2^bits` entries (16 bytes each), `bits` ≥ 1.
+    /// A table of `2^bits` entries (16 bytes each), `bits` ≥ 2.
     pub fn new(bits: u32) -> Table {
-        let bits = bits.clamp(1, 30);
+        let buckets = 1usize << (bits.clamp(2, 30) - 2);
         Table {
-            slots: (0..1usize << bits).map(|_| Slot::default()).collect(),
-            mask: (1 << bits) - 2,
+            buckets: (0..buckets).map(|_| Bucket::default()).collect(),
+            mask: buckets - 1,
             generation: AtomicU8::new(0),
         }
     }
@@ -122,8 +132,8 @@ impl Table {
     /// Forgets everything (the generation too, so a search after a clear
     /// does exactly the same work every time).
     pub fn clear(&mut self) {
-        for slot in &mut self.slots {
-            *slot = Slot::default();
+        for bucket in &mut self.buckets {
+            *bucket = Bucket::default();
         }
         *self.generation.get_mut() = 0;
     }
@@ -131,9 +141,9 @@ impl Table {
     /// The entry for `board` (hashed as `key`), if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let i = (key as usize) & self.mask;
+        let bucket = &self.buckets[(key as usize) & self.mask];
         let key = key | 1; // an empty slot never matches
-        self.slots[i..i + 2].iter().find_map(|s| s.read(key))
+        bucket.0.iter().find_map(|s| s.read(key))
     }
 
     /// Stores what a search with window (`alpha`, `beta`) returned as
@@ -143,7 +153,7 @@ impl Table {
     /// reads bounds another did not store.
     #[inline]
     pub fn store(&self, key: u64, depth: u8, alpha: i32, beta: i32, value: i32, mut best: u8) {
-        let i = (key as usize) & self.mask;
+        let bucket = &self.buckets[(key as usize) & self.mask].0;
         let key = key | 1;
         let generation = self.generation.load(Ordering::Relaxed);
         let (mut lower, mut upper) = (i16::MIN, i16::MAX);
@@ -154,7 +164,6 @@ impl Table {
         if value < beta {
             upper = value16;
         }
-        let bucket = &self.slots[i..i + 2];
         let found = bucket
             .iter()
             .enumerate()
@@ -180,10 +189,16 @@ impl Table {
             }
             j
         } else {
-            // Replace the shallower entry, or one from an older search.
+            // Replace the shallowest entry, one from an older search first.
             let score =
                 |e: Entry| i32::from(e.depth) + if e.generation == generation { 256 } else { 0 };
-            usize::from(score(bucket[1].any()) < score(bucket[0].any()))
+            (1..WAYS).fold(0, |low, j| {
+                if score(bucket[j].any()) < score(bucket[low].any()) {
+                    j
+                } else {
+                    low
+                }
+            })
         };
         bucket[slot].write(
             key,
