@@ -375,6 +375,17 @@ impl Searcher {
         }
     }
 
+    /// A searcher for exact solves ([`Searcher::solve`],
+    /// [`Searcher::solve_on_threads`]): its solver's table holds `2^bits`
+    /// entries, and the midgame table it never uses is minimal.
+    pub fn for_solving(bits: u32) -> Searcher {
+        Searcher {
+            midgame_table: Table::new(2),
+            endgame_table: Table::new(bits),
+            threads: 1,
+        }
+    }
+
     /// Thinks on `threads` threads from now on (clamped to
     /// 1–[`MAX_THREADS`]; always one on the web). One thread is
     /// deterministic: the same position and limits give the same move and
