@@ -77,6 +77,33 @@ fn solve_prints_line_move_and_score_then_a_summary() {
 }
 
 #[test]
+fn the_table_size_changes_the_nodes_never_the_scores_and_is_checked() {
+    let dir = TempDir::new("solve-table-bits");
+    let default = solve_file(&dir, "a.obf", FFO_1_3, &[]);
+    let small = solve_file(&dir, "b.obf", FFO_1_3, &["--table-bits", "16"]);
+    assert!(small.status.success(), "{}", text(&small.stderr));
+    let scores = |o: &Output| -> Vec<String> {
+        text(&o.stdout)
+            .lines()
+            .take(3)
+            .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    assert_eq!(scores(&small), scores(&default));
+    // Outside 16–27 the command refuses, naming the flag, and solves nothing.
+    for bits in ["15", "28", "many"] {
+        let refused = solve_file(&dir, "c.obf", FFO_1_3, &["--table-bits", bits]);
+        assert!(!refused.status.success(), "--table-bits {bits} was taken");
+        assert!(refused.stdout.is_empty(), "{}", text(&refused.stdout));
+        assert!(
+            text(&refused.stderr).contains("--table-bits"),
+            "{}",
+            text(&refused.stderr)
+        );
+    }
+}
+
+#[test]
 fn a_malformed_line_is_named_and_nothing_is_solved() {
     let dir = TempDir::new("solve-bad");
     let cases = [

@@ -266,6 +266,37 @@ mod tests {
     }
 
     #[test]
+    fn a_bucket_keeps_four_keys_and_then_replaces_the_shallowest() {
+        // 2^8 entries: 64 buckets, so keys 64 apart share one.
+        let table = Table::new(8);
+        let keys = [3u64, 3 + 64, 3 + 128, 3 + 192];
+        for (depth, &key) in [12u8, 9, 15, 11].iter().zip(&keys) {
+            table.store(key, *depth, -64, 64, 0, 1);
+        }
+        for &key in &keys {
+            assert!(table.probe(key).is_some(), "key {key} kept");
+        }
+        table.store(3 + 256, 10, -64, 64, 0, 1);
+        assert!(table.probe(3 + 256).is_some());
+        assert!(table.probe(3 + 64).is_none(), "the depth-9 entry gave way");
+        // From a new search on, its entries give way before deeper old ones.
+        table.next_generation();
+        for key in [3 + 320, 3 + 384, 3 + 448] {
+            table.store(key, 9, -64, 64, 0, 1);
+            assert!(table.probe(key).is_some());
+        }
+        // Three of the four old entries (depths 10, 11, 12) gave way; the
+        // deepest (15) is left.
+        assert!(table.probe(3 + 256).is_none());
+        let left: Vec<u64> = keys
+            .iter()
+            .copied()
+            .filter(|&k| table.probe(k).is_some())
+            .collect();
+        assert_eq!(left, [3 + 128]);
+    }
+
+    #[test]
     fn a_slot_written_by_racing_threads_never_mixes_their_entries() {
         // Four keys in one bucket (same low bits), each thread storing its
         // own exact value again and again; every successful probe must give
