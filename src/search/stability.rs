@@ -97,7 +97,11 @@ const DOWN_RIGHT: [u64; 3] = edge_masks(1, -1);
 #[inline(always)]
 fn runs_to_edge<const SHIFT: u32, const UP: bool>(occupied: u64, edge: &[u64; 3]) -> u64 {
     let step = |x: u64, d: u32, k: usize| {
-        let on = if UP { x >> (SHIFT * d) } else { x << (SHIFT * d) };
+        let on = if UP {
+            x >> (SHIFT * d)
+        } else {
+            x << (SHIFT * d)
+        };
         x & (on | edge[k])
     };
     step(step(step(occupied, 1, 0), 2, 1), 4, 2)
