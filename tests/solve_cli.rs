@@ -77,7 +77,7 @@ fn solve_prints_line_move_and_score_then_a_summary() {
 }
 
 #[test]
-fn the_table_size_changes_the_nodes_never_the_scores_and_is_checked() {
+fn the_table_size_never_changes_a_score_and_is_checked() {
     let dir = TempDir::new("solve-table-bits");
     let default = solve_file(&dir, "a.obf", FFO_1_3, &[]);
     let small = solve_file(&dir, "b.obf", FFO_1_3, &["--table-bits", "16"]);
