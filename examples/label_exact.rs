@@ -131,7 +131,9 @@ fn run(args: &Args) -> Result<(), String> {
     );
     let started = Instant::now();
     let mut solved_here = 0usize;
-    let mut searchers: Vec<Searcher> = (0..args.threads).map(|_| Searcher::new(22)).collect();
+    let mut searchers: Vec<Searcher> = (0..args.threads)
+        .map(|_| Searcher::for_solving(22))
+        .collect();
     while scanned < records.len() {
         let end = (scanned + BATCH).min(records.len());
         let jobs: Vec<(usize, Board)> = (scanned..end)

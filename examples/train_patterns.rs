@@ -462,7 +462,8 @@ impl TestLabels {
     ) -> Option<(i16, u8)> {
         match self {
             TestLabels::Exact => {
-                let searcher = solver.get_or_insert_with(|| reversi::search::Searcher::new(22));
+                let searcher =
+                    solver.get_or_insert_with(|| reversi::search::Searcher::for_solving(22));
                 let solution =
                     searcher.solve(board, reversi::engine::Topology::Plane, &Budget::nodes(0))?;
                 Some((solution.score as i16, EXACT))
