@@ -227,15 +227,36 @@ fn midgame_value<G: SearchGeometry>(
         }
         let (alpha_in, beta_in) = (alpha, beta);
 
+        let mut best = -INFINITY;
+        let mut best_move = NO_MOVE;
+        let mut searched = 0;
+        // The table's move first, before the others are made and ranked:
+        // when it refutes, as it mostly does, their evaluations would be
+        // wasted.
+        let hash_bit = moves & 1u64.checked_shl(u32::from(hash_move)).unwrap_or(0);
+        if hash_bit != 0 {
+            let child = board.play(hash_move, G::flips(board.player, board.opponent, hash_move));
+            best = -pvs(s, &child, depth - 1, -beta, -alpha);
+            if s.aborted {
+                return 0;
+            }
+            (best_move, searched) = (hash_move, 1);
+            if best > alpha {
+                alpha = best;
+                if alpha >= beta {
+                    s.table
+                        .store(key, depth as u8, alpha_in, beta_in, best, best_move);
+                    return best;
+                }
+            }
+        }
         let mut list = MoveList::default();
-        let mut rest = moves;
+        let mut rest = moves & !hash_bit;
         while rest != 0 {
             let index = rest.trailing_zeros() as u8;
             rest &= rest - 1;
             let child = board.play(index, G::flips(board.player, board.opponent, index));
-            let priority = if index == hash_move {
-                i32::MAX
-            } else if depth >= 3 {
+            let priority = if depth >= 3 {
                 -static_value::<G>(&child)
             } else {
                 // Near the leaves the static evaluation costs more than it
@@ -246,11 +267,9 @@ fn midgame_value<G: SearchGeometry>(
         }
         list.sort();
 
-        let mut best = -INFINITY;
-        let mut best_move = NO_MOVE;
         for (k, candidate) in list.items.iter().enumerate() {
             let child = candidate.child;
-            let value = if k == 0 {
+            let value = if k + searched == 0 {
                 -pvs(s, &child, depth - 1, -beta, -alpha)
             } else {
                 let probe = -pvs(s, &child, depth - 1, -alpha - 1, -alpha);
