@@ -32,7 +32,7 @@
 
 use std::ops::ControlFlow;
 
-use multiversion::{inherit_target, multiversion};
+use multiversion::{inherit_target, multiversion, target::match_target};
 
 use super::board::Board;
 use super::eval::evaluate;
@@ -329,7 +329,6 @@ pub struct OutOfBudget {
 /// `moves`), best first: the table's move, then by a shallow search or by
 /// the ordering heuristics. Inlined into each of the solver's copies (see
 /// [`exact_value`]).
-// Filled in place: returning the list copied it (`memcpy`) at every node.
 #[inline(always)]
 pub(crate) fn order_moves<G: SearchGeometry>(
     s: &mut Solver<'_, G>,
@@ -339,17 +338,41 @@ pub(crate) fn order_moves<G: SearchGeometry>(
     empties: u32,
     hash_move: u8,
 ) {
+    list_children::<G>(list, board, moves);
+    rank_moves(s, list, empties, hash_move);
+}
+
+/// Fills `list` with the children of `board` (whose legal moves are
+/// `moves`), in square order and not yet ranked.
+// Filled in place: returning the list copied it (`memcpy`) at every node.
+#[inline(always)]
+fn list_children<G: SearchGeometry>(list: &mut MoveList, board: &Board, moves: u64) {
     let mut rest = moves;
     while rest != 0 {
         let index = rest.trailing_zeros() as u8;
         rest &= rest - 1;
         let flips = G::flips(board.player, board.opponent, index);
-        let child = board.play(index, flips);
-        let priority = if index == hash_move {
+        list.push(index, board.play(index, flips), 0);
+    }
+}
+
+/// Ranks the children in `list` (of a board with `empties` empties), best
+/// first: `hash_move`, then by a shallow search or by the ordering
+/// heuristics.
+#[inline(always)]
+fn rank_moves<G: SearchGeometry>(
+    s: &mut Solver<'_, G>,
+    list: &mut MoveList,
+    empties: u32,
+    hash_move: u8,
+) {
+    for candidate in &mut list.items {
+        let (index, child) = (candidate.index, &candidate.child);
+        candidate.priority = if index == hash_move {
             1 << 30
         } else if empties >= ORDER_BY_SEARCH {
             -s.shallow(
-                &child,
+                child,
                 ordering_depth(empties),
                 -midgame::INFINITY,
                 midgame::INFINITY,
@@ -360,11 +383,10 @@ pub(crate) fn order_moves<G: SearchGeometry>(
             // the evaluation (4096 / 6 hundredths); dividing by 8 made as
             // few nodes, by 4, 16 or 32 more (design chapter).
             s.nodes += 1;
-            order_priority::<G>(&child, index, empties) / 6 - evaluate::<G>(&child)
+            order_priority::<G>(child, index, empties) / 6 - evaluate::<G>(child)
         } else {
-            order_priority::<G>(&child, index, empties)
+            order_priority::<G>(child, index, empties)
         };
-        list.push(index, child, priority);
     }
     list.sort();
 }
@@ -446,11 +468,19 @@ fn exact_value<G: SearchGeometry>(
             return cut;
         }
         let mut list = MoveList::default();
-        order_moves(s, &mut list, board, moves, empties, hash_move);
-
-        // Enhanced transposition cut-off: a child already known to refute.
+        list_children::<G>(&mut list, board, moves);
         if empties >= DEEP {
+            // Enhanced transposition cut-off: a child already known to
+            // refute. Its bucket is read into the cache first, while the
+            // other children are made (a prefetch waits for nothing).
             let child_tag = s.pass.map_or(depth - 1, |(tag, _)| tag);
+            match_target! {
+                "x86_64+avx2" => for candidate in &list.items {
+                    let line = s.table.bucket_address(candidate.child.hash());
+                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line);
+                },
+                _ => {},
+            }
             for candidate in &list.items {
                 if let Some(entry) = s.table.probe(candidate.child.hash())
                     && (u32::from(entry.depth) == empties - 1 || entry.depth == child_tag)
@@ -466,7 +496,28 @@ fn exact_value<G: SearchGeometry>(
 
         let mut best = -SCORE_MAX - 1;
         let mut best_move = NO_MOVE;
-        for (k, candidate) in list.items.iter().enumerate() {
+        // The table's move first, before the others are ranked: when it
+        // refutes, as it mostly does, ranking them (a shallow search each
+        // from [`ORDER_BY_SEARCH`] empties) would be wasted.
+        let mut searched = 0;
+        if let Some(first) = list.items.iter().find(|c| c.index == hash_move) {
+            let value = -search(s, &first.child, -beta, -alpha);
+            if s.aborted {
+                return 0;
+            }
+            (best, best_move, searched) = (value, hash_move, 1);
+            if value > alpha {
+                alpha = value;
+                if alpha >= beta {
+                    if use_table {
+                        s.table.store(key, tag, alpha_in, beta_in, best, best_move);
+                    }
+                    return best;
+                }
+            }
+        }
+        rank_moves(s, &mut list, empties, hash_move);
+        for (k, candidate) in list.items.iter().enumerate().skip(searched) {
             let child = candidate.child;
             let value = if k == 0 {
                 -search(s, &child, -beta, -alpha)

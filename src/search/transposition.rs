@@ -146,6 +146,13 @@ impl Table {
         bucket.0.iter().find_map(|s| s.read(key))
     }
 
+    /// Where `key`'s bucket lies in memory, for a prefetch: a bucket read
+    /// into the cache early is found there by the probe that follows.
+    #[inline(always)]
+    pub fn bucket_address(&self, key: u64) -> *const i8 {
+        std::ptr::from_ref(&self.buckets[(key as usize) & self.mask]).cast()
+    }
+
     /// Stores what a search with window (`alpha`, `beta`) returned as
     /// `value` for a board at `depth`, merging with bounds already known at
     /// the same depth. Threads sharing the table may race here: then one
