@@ -7,7 +7,7 @@
 
 use std::ops::ControlFlow;
 
-use multiversion::{inherit_target, multiversion};
+use multiversion::{inherit_target, multiversion, target::match_target};
 
 use super::board::Board;
 use super::endgame::MoveList;
@@ -256,6 +256,16 @@ fn midgame_value<G: SearchGeometry>(
             let index = rest.trailing_zeros() as u8;
             rest &= rest - 1;
             let child = board.play(index, G::flips(board.player, board.opponent, index));
+            if depth >= 3 {
+                // The child will probe the table: its bucket is read into
+                // the cache while the others are made and evaluated.
+                match_target! {
+                    "x86_64+avx2" => std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                        s.table.bucket_address(child.hash()),
+                    ),
+                    _ => {},
+                }
+            }
             let priority = if depth >= 3 {
                 -static_value::<G>(&child)
             } else {
