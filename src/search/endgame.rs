@@ -328,7 +328,8 @@ pub struct OutOfBudget {
 /// Fills `list` with the children of `board` (whose legal moves are
 /// `moves`), best first: the table's move, then by a shallow search or by
 /// the ordering heuristics. Inlined into each of the solver's copies (see
-/// [`exact_value`]).
+/// [`exact_value`]). Used by the parallel root, which the browser lacks.
+#[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 pub(crate) fn order_moves<G: SearchGeometry>(
     s: &mut Solver<'_, G>,
@@ -476,8 +477,7 @@ fn exact_value<G: SearchGeometry>(
             let child_tag = s.pass.map_or(depth - 1, |(tag, _)| tag);
             match_target! {
                 "x86_64+avx2" => for candidate in &list.items {
-                    let line = s.table.bucket_address(candidate.child.hash());
-                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line);
+                    s.table.prefetch(candidate.child.hash());
                 },
                 _ => {},
             }

@@ -260,9 +260,7 @@ fn midgame_value<G: SearchGeometry>(
                 // The child will probe the table: its bucket is read into
                 // the cache while the others are made and evaluated.
                 match_target! {
-                    "x86_64+avx2" => std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                        s.table.bucket_address(child.hash()),
-                    ),
+                    "x86_64+avx2" => s.table.prefetch(child.hash()),
                     _ => {},
                 }
             }

@@ -146,11 +146,18 @@ impl Table {
         bucket.0.iter().find_map(|s| s.read(key))
     }
 
-    /// Where `key`'s bucket lies in memory, for a prefetch: a bucket read
-    /// into the cache early is found there by the probe that follows.
-    #[inline(always)]
-    pub fn bucket_address(&self, key: u64) -> *const i8 {
-        std::ptr::from_ref(&self.buckets[(key as usize) & self.mask]).cast()
+    /// Starts reading `key`'s bucket into the cache, so that a probe soon
+    /// after finds it there; the search goes on meanwhile (a load would
+    /// wait for it). The instruction needs SSE named as enabled, so only
+    /// code compiled for a named instruction set that has it (the
+    /// searches' AVX2 copies) may call this without `unsafe`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "sse")]
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u64) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let bucket = &self.buckets[(key as usize) & self.mask];
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(bucket).cast());
     }
 
     /// Stores what a search with window (`alpha`, `beta`) returned as
