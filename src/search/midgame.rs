@@ -314,3 +314,78 @@ fn midgame_value<G: SearchGeometry>(
 
     pvs(search, board, depth, alpha, beta)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Rules;
+    use crate::engine::topology::{Geometry, Plane};
+    use crate::random_player::random_opening;
+
+    /// The value the search defines, written out without a table, windows
+    /// or ordering: a pass costs no depth, and the leaves' parent values a
+    /// child that ends the game by its score, any other by its evaluation.
+    fn reference(board: &Board, depth: u32) -> i32 {
+        let moves = board.moves::<Plane>();
+        if moves == 0 {
+            if board.opponent_moves::<Plane>() == 0 {
+                return board.final_score() * EXACT_SCALE;
+            }
+            return -reference(&board.pass(), depth);
+        }
+        if depth == 0 {
+            return evaluate::<Plane>(board);
+        }
+        let mut best = -INFINITY;
+        let mut rest = moves;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let child = board.play(index, Plane::flips(board.player, board.opponent, index));
+            let value = if depth == 1 {
+                if child.moves::<Plane>() == 0 && child.opponent_moves::<Plane>() == 0 {
+                    -child.final_score() * EXACT_SCALE
+                } else {
+                    -evaluate::<Plane>(&child)
+                }
+            } else {
+                -reference(&child, depth - 1)
+            };
+            best = best.max(value);
+        }
+        best
+    }
+
+    #[test]
+    fn the_search_with_its_table_moves_first_finds_the_plain_value() {
+        let rules = Rules::default();
+        let mut checked = 0;
+        for seed in 1..=12u64 {
+            let mut position = rules.start_position();
+            for square in random_opening(&rules, seed, 16 + seed as usize) {
+                position = position.play(square).expect("a legal opening move");
+            }
+            let Some(board) = Board::from_position(&position) else {
+                continue;
+            };
+            // One table for the whole deepening, as the levels use it:
+            // from the second depth on, most nodes have a stored move,
+            // which is searched before the others are valued.
+            let table = Table::new(16);
+            let budget = Budget::default();
+            for depth in 1..=4 {
+                // A shallower search's entries are shallower at every
+                // node, so they lend their moves but never their bounds.
+                let mut search = Midgame::<Plane>::new(&table, &budget, 0);
+                let value = search.pvs(&board, depth, -INFINITY, INFINITY);
+                assert_eq!(
+                    value,
+                    reference(&board, depth),
+                    "seed {seed}, depth {depth}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 40, "only {checked} searches checked");
+    }
+}
