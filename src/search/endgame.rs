@@ -496,28 +496,19 @@ fn exact_value<G: SearchGeometry>(
 
         let mut best = -SCORE_MAX - 1;
         let mut best_move = NO_MOVE;
-        // The table's move first, before the others are ranked: when it
-        // refutes, as it mostly does, ranking them (a shallow search each
-        // from [`ORDER_BY_SEARCH`] empties) would be wasted.
-        let mut searched = 0;
-        if let Some(first) = list.items.iter().find(|c| c.index == hash_move) {
-            let value = -search(s, &first.child, -beta, -alpha);
-            if s.aborted {
-                return 0;
-            }
-            (best, best_move, searched) = (value, hash_move, 1);
-            if value > alpha {
-                alpha = value;
-                if alpha >= beta {
-                    if use_table {
-                        s.table.store(key, tag, alpha_in, beta_in, best, best_move);
-                    }
-                    return best;
-                }
-            }
+        // The table's move first, and the others ranked only when it does
+        // not refute: when it refutes, as it mostly does, ranking them (a
+        // shallow search each from [`ORDER_BY_SEARCH`] empties) is wasted.
+        let mut ranked_from = 0;
+        if let Some(at) = list.items.iter().position(|c| c.index == hash_move) {
+            list.items[..=at].rotate_right(1);
+            ranked_from = 1;
         }
-        rank_moves(s, &mut list, empties, hash_move);
-        for (k, candidate) in list.items.iter().enumerate().skip(searched) {
+        for k in 0..list.items.len() {
+            if k == ranked_from {
+                rank_moves(s, &mut list, empties, hash_move);
+            }
+            let candidate = list.items[k];
             let child = candidate.child;
             let value = if k == 0 {
                 -search(s, &child, -beta, -alpha)

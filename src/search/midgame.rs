@@ -229,55 +229,25 @@ fn midgame_value<G: SearchGeometry>(
 
         let mut best = -INFINITY;
         let mut best_move = NO_MOVE;
-        let mut searched = 0;
-        // The table's move first, before the others are made and ranked:
-        // when it refutes, as it mostly does, their evaluations would be
-        // wasted.
+        let mut list = MoveList::default();
         let hash_bit = moves & 1u64.checked_shl(u32::from(hash_move)).unwrap_or(0);
         if hash_bit != 0 {
             let child = board.play(hash_move, G::flips(board.player, board.opponent, hash_move));
-            best = -pvs(s, &child, depth - 1, -beta, -alpha);
-            if s.aborted {
-                return 0;
-            }
-            (best_move, searched) = (hash_move, 1);
-            if best > alpha {
-                alpha = best;
-                if alpha >= beta {
-                    s.table
-                        .store(key, depth as u8, alpha_in, beta_in, best, best_move);
-                    return best;
-                }
-            }
+            list.push(hash_move, child, i32::MAX);
         }
-        let mut list = MoveList::default();
-        let mut rest = moves & !hash_bit;
-        while rest != 0 {
-            let index = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            let child = board.play(index, G::flips(board.player, board.opponent, index));
-            if depth >= 3 {
-                // The child will probe the table: its bucket is read into
-                // the cache while the others are made and evaluated.
-                match_target! {
-                    "x86_64+avx2" => s.table.prefetch(child.hash()),
-                    _ => {},
-                }
+        // The table's move first, and the others made and ranked only when
+        // it does not refute: when it refutes, as it mostly does, their
+        // evaluations are wasted.
+        let ranked_from = list.items.len();
+        for k in 0.. {
+            if k == ranked_from {
+                list_ranked::<G>(s.table, &mut list, board, moves & !hash_bit, depth);
             }
-            let priority = if depth >= 3 {
-                -static_value::<G>(&child)
-            } else {
-                // Near the leaves the static evaluation costs more than it
-                // saves: fewest replies first.
-                -(child.moves::<G>().count_ones() as i32)
+            let Some(&candidate) = list.items.get(k) else {
+                break;
             };
-            list.push(index, child, priority);
-        }
-        list.sort();
-
-        for (k, candidate) in list.items.iter().enumerate() {
             let child = candidate.child;
-            let value = if k + searched == 0 {
+            let value = if k == 0 {
                 -pvs(s, &child, depth - 1, -beta, -alpha)
             } else {
                 let probe = -pvs(s, &child, depth - 1, -alpha - 1, -alpha);
@@ -304,6 +274,41 @@ fn midgame_value<G: SearchGeometry>(
         s.table
             .store(key, depth as u8, alpha_in, beta_in, best, best_move);
         best
+    }
+
+    /// Adds the children of `board` by `moves` to `list`, ranked, for a
+    /// search to `depth`: by their static evaluation from depth 3, nearer
+    /// the leaves (where it costs more than it saves) fewest replies first.
+    #[inherit_target]
+    fn list_ranked<G: SearchGeometry>(
+        table: &Table,
+        list: &mut MoveList,
+        board: &Board,
+        moves: u64,
+        depth: u32,
+    ) {
+        let mut rest = moves;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let child = board.play(index, G::flips(board.player, board.opponent, index));
+            if depth >= 3 {
+                // The child will probe the table: its bucket is read into
+                // the cache while the others are made and evaluated.
+                match_target! {
+                    "x86_64+avx2" => table.prefetch(child.hash()),
+                    // The portable copy goes without.
+                    _ => { let _ = table; },
+                }
+            }
+            let priority = if depth >= 3 {
+                -static_value::<G>(&child)
+            } else {
+                -(child.moves::<G>().count_ones() as i32)
+            };
+            list.push(index, child, priority);
+        }
+        list.sort();
     }
 
     /// The static evaluation, compiled with this copy's instruction set.
