@@ -20,13 +20,20 @@
 //! `--unseen-by DATA` leaves out the test positions that the training data
 //! file `DATA` (a `plane.bin`) holds in any orientation: another game
 //! reached them, so a fit on that file may have seen their score.
+//! `--depth D` measures as well the shipped weights searched 1 to `D`
+//! plies deep (Multi-ProbCut on, as the levels search), on one test
+//! position in `K` (`--sample K`, default 10) and for the static
+//! evaluation on the same positions: how good labels from such searches
+//! would be, against exact scores.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use reversi::engine::topology::Plane;
-use reversi::search::eval;
+use reversi::search::midgame::{INFINITY, Midgame};
 use reversi::search::patterns::{self, PatternWeights};
+use reversi::search::transposition::Table;
+use reversi::search::{Budget, eval, probcut};
 
 #[path = "shared/data_format.rs"]
 #[allow(dead_code)]
@@ -34,15 +41,27 @@ mod data_format;
 #[path = "shared/wthor_test.rs"]
 mod wthor_test;
 
-const USAGE: &str = "usage: wthor_accuracy [DIR] [--weights FILE] [--unseen-by DATA]";
+const USAGE: &str =
+    "usage: wthor_accuracy [DIR] [--weights FILE] [--unseen-by DATA] [--depth D [--sample K]]";
 
 fn main() {
     let mut dir = PathBuf::from("../shared/data/wthor");
     let mut candidate = None;
     let mut unseen_by = None;
+    let (mut depth, mut sample) = (0u32, 10usize);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        if arg == "--unseen-by" {
+        if arg == "--depth" || arg == "--sample" {
+            let Some(n) = args.next().and_then(|v| v.parse::<u32>().ok()) else {
+                eprintln!("{arg}: a number is needed\n{USAGE}");
+                std::process::exit(2);
+            };
+            if arg == "--depth" {
+                depth = n.min(30);
+            } else {
+                sample = n.max(1) as usize;
+            }
+        } else if arg == "--unseen-by" {
             let Some(path) = args.next() else {
                 eprintln!("{USAGE}");
                 std::process::exit(2);
@@ -115,4 +134,38 @@ fn main() {
     }
     let linear = set.errors(|board| eval::weights().value(&eval::features::<Plane>(board)));
     println!("{}", linear.line("linear evaluation"));
+    if depth > 0 {
+        searched(&set, depth, sample);
+    }
+}
+
+/// The errors of the shipped weights searched 1 to `depth` plies deep on
+/// one test position in `sample`, each depth's line printed as it ends.
+fn searched(set: &wthor_test::TestSet, depth: u32, sample: usize) {
+    let positions: Vec<_> = set.positions.iter().step_by(sample).collect();
+    println!(
+        "searched, on {} positions (one in {sample}), Multi-ProbCut on:",
+        positions.len()
+    );
+    let mut errors: Vec<wthor_test::Errors> = (0..=depth).map(|_| Default::default()).collect();
+    let mut table = Table::new(20);
+    let budget = Budget::nodes(0);
+    let started = Instant::now();
+    for p in &positions {
+        table.clear();
+        let mut search = Midgame::<Plane>::new(&table, &budget, 0).selective(probcut::SELECTIVITY);
+        let stat = patterns::weights().map_or_else(
+            || eval::weights().value(&eval::features::<Plane>(&p.board)),
+            |w| w.evaluate::<Plane>(&p.board),
+        );
+        errors[0].add(f64::from(stat) / 100.0 - p.label);
+        for d in 1..=depth {
+            let value = search.pvs(&p.board, d, -INFINITY, INFINITY);
+            errors[d as usize].add(f64::from(value) / 100.0 - p.label);
+        }
+    }
+    for (d, e) in errors.iter().enumerate() {
+        println!("{}", e.line(&format!("depth {d}")));
+    }
+    println!("  in {:.0?}", started.elapsed());
 }
