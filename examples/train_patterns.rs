@@ -35,6 +35,9 @@
 //!    set, the shipped weights searched 6 plies so are 5.25 discs rms from
 //!    the exact scores, 8 plies 4.58, 10 plies 4.04:
 //!    `wthor_accuracy --depth 10`).
+//!    `--until E --early-from FILE` stops the bootstrap at `E` empties and
+//!    takes the phases beyond it from an existing weights file: deeper
+//!    labels where they are affordable, the earlier phases as they were.
 //!    A phase with fewer than 5000 positions of its own (the first plies,
 //!    rare in the data) takes the weights of the nearest later phase.
 //! 4. Report: for each phase, the positions, the error of the fit on the
@@ -91,6 +94,9 @@ struct Args {
     /// The bootstrap's searches prune with Multi-ProbCut, as the levels
     /// do: deeper labels for the same time.
     selective: bool,
+    /// With `--until` below 60: the phases beyond it, which have no labels,
+    /// keep this weights file's.
+    early_from: Option<PathBuf>,
     /// How much more an exact label beyond `exact` empties (a theoretical
     /// score) weighs in the fit than a search's label.
     exact_weight: f64,
@@ -110,6 +116,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         wthor: Some(PathBuf::from("../shared/data/wthor")).filter(|p| p.is_dir()),
         smooth: false,
         selective: false,
+        early_from: None,
         exact_weight: 1.0,
     };
     while let Some(flag) = it.next() {
@@ -130,6 +137,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--threads" => args.threads = number(value()?)?.clamp(1, 256) as usize,
             "--until" => args.until = number(value()?)?.clamp(4, 60) as u32,
             "--wthor" => args.wthor = Some(PathBuf::from(value()?)),
+            "--early-from" => args.early_from = Some(PathBuf::from(value()?)),
             "--exact-weight" => {
                 args.exact_weight = value()?
                     .parse()
@@ -171,8 +179,11 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             args.step, args.depth
         ));
     }
-    if args.until < 60 && args.out.is_some() {
-        return Err("--until below 60 fits only the late phases: no --out then".into());
+    if args.until < 60 && args.out.is_some() && args.early_from.is_none() {
+        return Err(
+            "--until below 60 fits only the late phases: no --out then, unless --early-from names the weights of the others"
+                .into(),
+        );
     }
     Ok(args)
 }
@@ -443,11 +454,13 @@ fn label_band(
     std::fs::write(&tmp, format!("scanned {}\nbytes {total}\n", records.len()))
         .and_then(|()| std::fs::rename(&tmp, &progress_path))
         .map_err(|e| format!("{}: {e}", progress_path.display()))?;
-    eprintln!(
-        "  labelled in {:.0} s ({:.1} ms a position)",
-        started.elapsed().as_secs_f64(),
-        started.elapsed().as_secs_f64() * 1000.0 / todo.len().max(1) as f64
-    );
+    if !todo.is_empty() {
+        eprintln!(
+            "  labelled in {:.0} s ({:.1} ms a position)",
+            started.elapsed().as_secs_f64(),
+            started.elapsed().as_secs_f64() * 1000.0 / todo.len() as f64
+        );
+    }
     Ok(())
 }
 
@@ -904,6 +917,34 @@ fn run(args: &Args) -> Result<(), String> {
             }
         }
     }
+    // Past `--until`, the phases whose own empties were not all labelled
+    // keep the weights of `--early-from`.
+    let kept = match &args.early_from {
+        Some(path) if args.until < 60 => {
+            let bytes = read_bounded(path)?;
+            let weights =
+                PatternWeights::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let compact = weights.to_compact();
+            let first = (args.until as usize).div_ceil(2);
+            for phase in first..PHASES {
+                fits[phase] = Some(Fit {
+                    patterns: compact[phase]
+                        .iter()
+                        .map(|&w| f32::from(w) / 100.0)
+                        .collect(),
+                    scalars: weights.scalars()[phase].map(|w| w as f32 / 100.0),
+                });
+            }
+            eprintln!(
+                "  phases {first}–{} ({}–60 empties) keep the weights of {}",
+                PHASES - 1,
+                2 * first,
+                path.display()
+            );
+            first
+        }
+        _ => PHASES,
+    };
     // The first plies after the start are rare in the data (its openings
     // are random ones of 4 plies and more): a phase with too few positions
     // of its own takes the weights of the nearest later one with enough.
@@ -911,7 +952,7 @@ fn run(args: &Args) -> Result<(), String> {
     for s in samples.iter().filter(|s| !s.held_out) {
         own[patterns::phase(s.empties)] += 1;
     }
-    for phase in 1..PHASES {
+    for phase in 1..kept {
         if own[phase] < MIN_OWN_POSITIONS {
             eprintln!(
                 "  phase {phase} has {} positions of its own: it takes phase {}'s weights",
