@@ -336,6 +336,22 @@ fn label_stem(args: &Args, lo: u32, hi: u32) -> String {
     format!("labels-d{}{selective}-{lo}-{hi}", args.depth)
 }
 
+/// The value of `board` (discs, the side to move's view, within ±64)
+/// searched 1 to `depth` plies deep with the installed weights, pruning by
+/// Multi-ProbCut as the levels do if `selective`.
+fn searched_label(board: &Board, depth: u32, selective: bool, table: &Table) -> i16 {
+    let budget = Budget::nodes(0);
+    let mut search = Midgame::<Plane>::new(table, &budget, 0);
+    if selective {
+        search = search.selective(probcut::SELECTIVITY);
+    }
+    let mut value = 0;
+    for d in 1..=depth {
+        value = search.pvs(board, d, -INFINITY, INFINITY);
+    }
+    ((f64::from(value) / 100.0).round() as i16).clamp(-64, 64)
+}
+
 /// Labels the unlabelled positions with `lo < empties <= hi` by a
 /// `depth`-ply search with the installed weights (run in a child process).
 fn label_band(
@@ -386,26 +402,17 @@ fn label_band(
             .map(|_| {
                 scope.spawn(|| {
                     let table = Table::new(20);
-                    let budget = Budget::nodes(0);
                     let mut done = Vec::new();
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&index) = todo.get(k) else { break };
                         let record = records[index];
-                        let board = record.board();
-                        let mut search = Midgame::<Plane>::new(&table, &budget, 0);
-                        if args.selective {
-                            search = search.selective(probcut::SELECTIVITY);
-                        }
-                        let mut value = 0;
-                        for d in 1..=args.depth {
-                            value = search.pvs(&board, d, -INFINITY, INFINITY);
-                        }
-                        let discs = (f64::from(value) / 100.0).round() as i16;
+                        let label =
+                            searched_label(&record.board(), args.depth, args.selective, &table);
                         done.push((
                             k,
                             Record {
-                                label: discs.clamp(-64, 64),
+                                label,
                                 source: args.depth as u8,
                                 ..record
                             },
@@ -510,15 +517,8 @@ impl TestLabels {
                 Some((solution.score as i16, EXACT))
             }
             TestLabels::Search(depth) => {
-                let budget = Budget::nodes(0);
-                let mut search = Midgame::<Plane>::new(table, &budget, 0)
-                    .selective(reversi::search::probcut::SELECTIVITY);
-                let mut value = 0;
-                for d in 1..=depth {
-                    value = search.pvs(board, d, -INFINITY, INFINITY);
-                }
-                let discs = (f64::from(value) / 100.0).round() as i16;
-                Some((discs.clamp(-64, 64), depth.min(254) as u8))
+                let label = searched_label(board, depth, true, table);
+                Some((label, depth.min(254) as u8))
             }
         }
     }

@@ -57,7 +57,11 @@ fn main() {
                 std::process::exit(2);
             };
             if arg == "--depth" {
-                depth = n.min(30);
+                if n > 30 {
+                    eprintln!("--depth: {n} is not a depth from 1 to 30\n{USAGE}");
+                    std::process::exit(2);
+                }
+                depth = n;
             } else {
                 sample = n.max(1) as usize;
             }
@@ -139,8 +143,9 @@ fn main() {
     }
 }
 
-/// The errors of the shipped weights searched 1 to `depth` plies deep on
-/// one test position in `sample`, each depth's line printed as it ends.
+/// Prints the errors of the shipped weights searched 1 to `depth` plies
+/// deep on one test position in `sample`, with the static evaluation's on
+/// the same positions.
 fn searched(set: &wthor_test::TestSet, depth: u32, sample: usize) {
     let positions: Vec<_> = set.positions.iter().step_by(sample).collect();
     println!(
