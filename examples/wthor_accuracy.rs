@@ -159,11 +159,7 @@ fn searched(set: &wthor_test::TestSet, depth: u32, sample: usize) {
     for p in &positions {
         table.clear();
         let mut search = Midgame::<Plane>::new(&table, &budget, 0).selective(probcut::SELECTIVITY);
-        let stat = patterns::weights().map_or_else(
-            || eval::weights().value(&eval::features::<Plane>(&p.board)),
-            |w| w.evaluate::<Plane>(&p.board),
-        );
-        errors[0].add(f64::from(stat) / 100.0 - p.label);
+        errors[0].add(f64::from(eval::evaluate::<Plane>(&p.board)) / 100.0 - p.label);
         for d in 1..=depth {
             let value = search.pvs(&p.board, d, -INFINITY, INFINITY);
             errors[d as usize].add(f64::from(value) / 100.0 - p.label);
