@@ -14,13 +14,11 @@
 //! a line into replies or a [`SearchJob`], which the caller runs (on a
 //! thread, so a `ping` can cancel it) and whose [`SearchAnswer`] it prints.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::engine::{Color, GgfError, Position, Rules, Square, parse_ggf};
 use crate::search::move_values::MoveValue;
-use crate::search::{Limits, Score, Searcher};
+use crate::search::{Limits, Score, Searcher, Stops};
 
 /// The name the engine gives itself.
 pub const ENGINE_NAME: &str = "Reversi";
@@ -64,6 +62,9 @@ pub struct NboardEngine {
     selectivity: u32,
     /// Whether a level from [`crate::bot::BOOK_LEVEL`] plays book moves.
     book: bool,
+    /// Whether `go` searches without node budgets, its caller's clock
+    /// stopping it.
+    clock_bound: bool,
 }
 
 impl Default for NboardEngine {
@@ -90,6 +91,9 @@ pub struct SearchJob {
     contempt: i32,
     /// Whether `go` takes the opening book's move when there is one.
     book: bool,
+    /// Whether `go` searches without node budgets (see
+    /// [`NboardEngine::bind_to_clock`]).
+    clock_bound: bool,
 }
 
 /// A finished (or cancelled) search.
@@ -116,6 +120,7 @@ impl NboardEngine {
             level: None,
             selectivity: crate::search::probcut::SELECTIVITY,
             book: false,
+            clock_bound: false,
         }
     }
 
@@ -125,6 +130,14 @@ impl NboardEngine {
     /// given `--no-book`).
     pub fn use_book(&mut self, on: bool) {
         self.book = on;
+    }
+
+    /// Whether `go` spends the caller's time instead of the level's node
+    /// budgets: its search then has no node limit (the depth still
+    /// bounds it), and whoever runs the job stops it through
+    /// [`Stops`]. Hints keep the budgets: they search every move in turn.
+    pub fn bind_to_clock(&mut self, on: bool) {
+        self.clock_bound = on;
     }
 
     /// Searches from now on as the computer player's `level` does (its
@@ -283,6 +296,7 @@ impl NboardEngine {
             limits: self.limits(),
             contempt: self.contempt,
             book: self.book && self.level.is_some_and(|l| l >= crate::bot::BOOK_LEVEL),
+            clock_bound: self.clock_bound,
         })
     }
 }
@@ -304,9 +318,23 @@ impl SearchJob {
         }
     }
 
-    /// Runs the search; `cancel` stops it early (the answer then holds
+    /// The limits the search runs with: the node budgets lifted for a
+    /// clock-bound `go`.
+    fn search_limits(&self) -> Limits {
+        if self.clock_bound && self.kind == SearchKind::Go {
+            Limits {
+                nodes: 0,
+                solve_nodes: 0,
+                ..self.limits.clone()
+            }
+        } else {
+            self.limits.clone()
+        }
+    }
+
+    /// Runs the search; `stops` ends it early (the answer then holds
     /// what was finished).
-    pub fn run(&self, searcher: &mut Searcher, cancel: &Arc<AtomicBool>) -> SearchAnswer {
+    pub fn run(&self, searcher: &mut Searcher, stops: &Stops) -> SearchAnswer {
         let every_move = match self.kind {
             SearchKind::Hint(n) => n > 1,
             // With contempt, draws weigh differently: every move is valued.
@@ -323,9 +351,8 @@ impl SearchJob {
             } else {
                 None
             };
-            if let Some(t) =
-                book.or_else(|| searcher.think(&self.position, &self.limits, Some(cancel.clone())))
-            {
+            let limits = self.search_limits();
+            if let Some(t) = book.or_else(|| searcher.think_until(&self.position, &limits, stops)) {
                 answer.nodes = t.nodes;
                 answer.moves.push(MoveValue {
                     square: t.best,
@@ -335,7 +362,7 @@ impl SearchJob {
             }
             return answer;
         }
-        let (moves, nodes) = searcher.value_moves(&self.position, &self.limits, Some(cancel));
+        let (moves, nodes) = searcher.value_moves(&self.position, &self.limits, stops.now.as_ref());
         answer.moves = moves;
         answer.nodes = nodes;
         let contempt = self.contempt;
@@ -412,9 +439,36 @@ mod tests {
 
     fn run(engine: &mut NboardEngine, line: &str) -> SearchAnswer {
         match engine.handle(line) {
-            Request::Search(job) => job.run(&mut Searcher::new(16), &Arc::default()),
+            Request::Search(job) => job.run(&mut Searcher::new(16), &Stops::default()),
             other => panic!("{line}: expected a search, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_clock_bound_go_lifts_the_levels_budgets_and_a_hint_keeps_them() {
+        let mut e = NboardEngine::new();
+        e.play_as_level(10);
+        let limits = |e: &mut NboardEngine, line: &str| match e.handle(line) {
+            Request::Search(job) => job.search_limits(),
+            other => panic!("{line}: expected a search, got {other:?}"),
+        };
+        let level = crate::bot::level_spec(10);
+        let budgets = |l: &Limits| (l.nodes, l.solve_nodes);
+        assert_eq!(
+            budgets(&limits(&mut e, "go")),
+            (level.nodes, level.solve_nodes)
+        );
+        e.bind_to_clock(true);
+        let go = limits(&mut e, "go");
+        assert_eq!(budgets(&go), (0, 0));
+        assert_eq!(
+            (go.depth, go.exact_empties),
+            (level.depth, level.exact_empties)
+        );
+        assert_eq!(
+            budgets(&limits(&mut e, "hint 1")),
+            (level.nodes, level.solve_nodes)
+        );
     }
 
     #[test]

@@ -359,6 +359,40 @@ fn a_move_time_ends_an_endless_search_with_its_best_move_so_far() {
 }
 
 #[test]
+fn a_level_that_uses_its_time_thinks_past_half_of_it_and_answers_within_it() {
+    // Level 10 stops at its node budgets, however long the move time; with
+    // `--use-time` the clock bounds it: it starts no iteration after half
+    // the time and stops at the whole.
+    let mut engine = Engine::start_with(&[
+        "--level",
+        "10",
+        "--no-book",
+        "--move-time",
+        "0.6",
+        "--use-time",
+    ]);
+    engine.send(&format!("nboard 2\nset game {}", cut(16)));
+    let position = parse_ggf(&cut(16)).unwrap().position;
+    engine.send("go");
+    let (square, seconds) = answer_of(&engine);
+    let square: Square = square.parse().unwrap();
+    assert!(position.is_legal(square), "{square}");
+    // 44 empties: no depth the search reaches in 0.3 s ends it sooner.
+    assert!(seconds >= 0.3, "answered after {seconds} s");
+    engine.send("ping 1");
+    assert_eq!(engine.until("pong").last().unwrap(), "pong 1");
+
+    let refused = support::reversi()
+        .args(["nboard", "--use-time"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--move-time"), "{stderr}");
+}
+
+#[test]
 fn a_level_plays_as_the_computer_player_and_bad_settings_are_refused() {
     let mut engine = Engine::start_with(&["--level", "3", "--selectivity", "0"]);
     engine.send(&format!(

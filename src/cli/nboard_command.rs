@@ -18,8 +18,8 @@ use clap::Args;
 
 use super::{CliError, WeightsRefused};
 use crate::nboard::{NboardEngine, Request, SearchAnswer};
-use crate::search::Searcher;
 use crate::search::patterns::{self, PatternWeights};
+use crate::search::{Searcher, Stops};
 
 /// The longest line read; a longer one is skipped with a status line.
 const MAX_LINE: usize = 256 * 1024;
@@ -48,6 +48,12 @@ pub struct NboardArgs {
     /// deepest result finished (for engine matches at a fixed time).
     #[arg(long, value_parser = parse_move_time)]
     pub move_time: Option<Duration>,
+    /// With `--move-time`: `go` spends the move time instead of stopping
+    /// at the level's node budgets. No iteration of the search starts
+    /// after half the time; the exact solve may use all of it. Deeper
+    /// where the machine is faster, so the moves depend on its speed.
+    #[arg(long, requires = "move_time")]
+    pub use_time: bool,
     /// Threads each search runs on (1, the default, plays the same move
     /// every time; more search deeper in the same time).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -165,6 +171,7 @@ pub fn run(args: &NboardArgs) -> Result<String, CliError> {
     }
     engine.set_selectivity(args.selectivity);
     engine.use_book(!args.no_book);
+    engine.bind_to_clock(args.use_time);
     let new_searcher = || {
         let mut searcher = Searcher::new(TABLE_BITS);
         searcher.set_threads(args.threads as usize);
@@ -196,31 +203,44 @@ pub fn run(args: &NboardArgs) -> Result<String, CliError> {
         };
         print(&[job.status()])?;
         let cancel = Arc::new(AtomicBool::new(false));
+        let wind_down = Arc::new(AtomicBool::new(false));
         let started = Instant::now();
         let mut worker_searcher = searcher.take().unwrap_or_else(new_searcher);
         let done = events_in.clone();
-        let worker_cancel = cancel.clone();
+        let stops = Stops {
+            now: Some(cancel.clone()),
+            wind_down: Some(wind_down.clone()),
+        };
         std::thread::spawn(move || {
-            let answer = job.run(&mut worker_searcher, &worker_cancel);
+            let answer = job.run(&mut worker_searcher, &stops);
             let _ = done.send(Event::Done(Box::new((worker_searcher, answer))));
         });
         // Wait for the answer; lines that come meanwhile wait their turn.
         // Running out of time stops the search but its answer is printed;
-        // an interruption's is not.
-        let deadline = args.move_time.map(|t| started + t);
+        // an interruption's is not. Spending the time, the search winds
+        // down at half of it first.
+        let timers = args.move_time.map(|t| {
+            let half = if args.use_time { t / 2 } else { t };
+            (started + half, started + t)
+        });
         let mut interrupted = false;
         loop {
-            let event = match deadline {
-                Some(at) if !cancel.load(Ordering::Relaxed) => {
+            let wake = match timers {
+                Some((half, _)) if !wind_down.load(Ordering::Relaxed) => Some((half, &wind_down)),
+                Some((_, end)) if !cancel.load(Ordering::Relaxed) => Some((end, &cancel)),
+                _ => None,
+            };
+            let event = match wake {
+                Some((at, flag)) => {
                     match events.recv_timeout(at.saturating_duration_since(Instant::now())) {
                         Err(mpsc::RecvTimeoutError::Timeout) => {
-                            cancel.store(true, Ordering::Relaxed);
+                            flag.store(true, Ordering::Relaxed);
                             continue;
                         }
                         other => other.ok(),
                     }
                 }
-                _ => events.recv().ok(),
+                None => events.recv().ok(),
             };
             match event {
                 Some(Event::Done(result)) => {

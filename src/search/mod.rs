@@ -194,6 +194,22 @@ impl Budget {
     }
 }
 
+/// How a caller stops a search from another thread, for example a timer
+/// that bounds it by the clock instead of by nodes.
+#[derive(Debug, Clone, Default)]
+pub struct Stops {
+    /// Once set, the search stops at once and answers with the deepest
+    /// iteration it finished (or its exact solve's last selective pass).
+    pub now: Option<Arc<AtomicBool>>,
+    /// Once set, iterative deepening starts no further iteration: the one
+    /// running finishes (within the other limits) and its answer stands,
+    /// or the exact solve starts if the position is within its reach. An
+    /// iteration costs two to three times the one before, so a caller
+    /// with a time per move sets this well before the end, where starting
+    /// one more would most likely be wasted.
+    pub wind_down: Option<Arc<AtomicBool>>,
+}
+
 /// How many nodes a search visits between two looks at its [`Budget`].
 const CHECK_EVERY: u64 = 1024;
 
@@ -341,6 +357,8 @@ struct Deepening<'a> {
     board: &'a Board,
     limits: &'a Limits,
     budget: &'a Budget,
+    /// Once set, no iteration past the first starts.
+    wind_down: Option<&'a AtomicBool>,
     max_depth: u32,
     noise: &'a (dyn Fn(u8) -> i32 + Sync),
 }
@@ -472,17 +490,38 @@ impl Searcher {
         limits: &Limits,
         cancel: Option<Arc<AtomicBool>>,
     ) -> Option<Thought> {
+        self.think_until(
+            position,
+            limits,
+            &Stops {
+                now: cancel,
+                wind_down: None,
+            },
+        )
+    }
+
+    /// Like [`think`](Self::think), stopped by `stops`: a caller that
+    /// bounds the search by a clock rather than by nodes sets
+    /// [`Stops::wind_down`] part of the way through its time and
+    /// [`Stops::now`] at its end, so the search stays free of clocks.
+    pub fn think_until(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        stops: &Stops,
+    ) -> Option<Thought> {
         position.to_move()?;
         let budget = Budget {
             max_nodes: limits.nodes,
-            cancel,
+            cancel: stops.now.clone(),
         };
         let Some(board) = Board::from_position(position) else {
             return self.opening_placement(position, limits);
         };
+        let wind_down = stops.wind_down.as_deref();
         match position.options().topology {
-            Topology::Plane => self.think_on::<Plane>(&board, limits, &budget),
-            Topology::Torus => self.think_on::<Torus>(&board, limits, &budget),
+            Topology::Plane => self.think_on::<Plane>(&board, limits, &budget, wind_down),
+            Topology::Torus => self.think_on::<Torus>(&board, limits, &budget, wind_down),
         }
     }
 
@@ -491,6 +530,7 @@ impl Searcher {
         board: &Board,
         limits: &Limits,
         budget: &Budget,
+        wind_down: Option<&AtomicBool>,
     ) -> Option<Thought> {
         let empties = board.empties();
         let mut rest = board.moves::<G>();
@@ -527,6 +567,7 @@ impl Searcher {
             board,
             limits,
             budget,
+            wind_down,
             max_depth,
             noise: &noise,
         };
@@ -657,6 +698,7 @@ impl Searcher {
             board,
             limits,
             budget,
+            wind_down,
             max_depth,
             noise,
         } = *plan;
@@ -664,6 +706,9 @@ impl Searcher {
         let mut nodes = 0;
         let mut previous = 0;
         for depth in 1..=max_depth {
+            if depth > 1 && wind_down.is_some_and(|w| w.load(Ordering::Relaxed)) {
+                break;
+            }
             reached.store(depth, Ordering::Relaxed);
             let mut search =
                 Midgame::<G>::new(&self.midgame_table, budget, nodes).selective(limits.selectivity);
@@ -824,5 +869,30 @@ mod tests {
         let mut resumed = BudgetCheck::new(2_054);
         assert!(!resumed.due(3_071));
         assert!(resumed.due(3_072));
+    }
+
+    #[test]
+    fn a_search_told_to_wind_down_finishes_its_first_iteration_and_no_more() {
+        let start = crate::engine::Rules::default().start_position();
+        let limits = Limits::midgame_only(6, 0);
+        let mut searcher = Searcher::new(16);
+        let full = searcher.think(&start, &limits, None).unwrap();
+        assert_eq!(full.depth, 6);
+        let stops = Stops {
+            now: None,
+            wind_down: Some(Arc::new(AtomicBool::new(true))),
+        };
+        let wound_down = searcher.think_until(&start, &limits, &stops).unwrap();
+        assert_eq!(wound_down.depth, 1);
+        assert!(start.is_legal(wound_down.best));
+        // Unset, the flag changes nothing.
+        let unset = Stops {
+            now: None,
+            wind_down: Some(Arc::new(AtomicBool::new(false))),
+        };
+        let again = Searcher::new(16)
+            .think_until(&start, &limits, &unset)
+            .unwrap();
+        assert_eq!((again.depth, again.best), (6, full.best));
     }
 }
