@@ -9,12 +9,16 @@
 //! strongest levels, where a deeper search in the same time matters more
 //! than replaying a game move for move. A time limit ([`Bot::choose_within`]) only ever cuts
 //! the search short; the node budgets are set so that it rarely does.
+//! [`Bot::think_for`] instead spends the time, the budgets lifted: the
+//! desktop client's level 10 and `reversi nboard --use-time` think so.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::engine::{Position, Square, Topology};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::search::Stops;
 use crate::search::board::Board;
 use crate::search::{Limits, Score, Searcher, Thought};
 
@@ -214,21 +218,67 @@ impl Bot {
     /// node budget).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn choose_within(&mut self, position: &Position, limit: Duration) -> Option<Thought> {
-        use std::sync::atomic::Ordering;
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let flag = Arc::clone(&cancel);
-        let timer = std::thread::spawn(move || {
-            // Returns at once when the search finishes first (sender dropped).
-            if done_rx.recv_timeout(limit).is_err() {
-                flag.store(true, Ordering::Relaxed);
-            }
-        });
-        let thought = self.think(position, Some(cancel));
-        drop(done_tx);
-        let _ = timer.join();
-        thought
+        timed(limit, limit, |stops| {
+            self.think(position, stops.now.clone())
+        })
     }
+
+    /// Spends up to `limit` on the move instead of the level's node
+    /// budgets: no iteration of the search starts after half of it, and
+    /// an exact solve may run to its end (see [`Stops`]). Deeper where the
+    /// machine is faster, so not the same move every time.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn think_for(&mut self, position: &Position, limit: Duration) -> Option<Thought> {
+        if self.book
+            && let Some(thought) = book_move(position)
+        {
+            return Some(thought);
+        }
+        let limits = Limits {
+            nodes: 0,
+            solve_nodes: 0,
+            ..self.limits()
+        };
+        // The tables are kept from the last move: they only help, and this
+        // search was never going to repeat itself.
+        timed(limit, limit / 2, |stops| {
+            self.searcher.think_until(position, &limits, stops)
+        })
+    }
+}
+
+/// Runs `search` with a timer thread that winds it down after
+/// `wind_down` and stops it after `limit`, and returns at once when the
+/// search finishes first.
+#[cfg(not(target_arch = "wasm32"))]
+fn timed<T>(limit: Duration, wind_down: Duration, search: impl FnOnce(&Stops) -> T) -> T {
+    use std::sync::atomic::Ordering;
+    use std::sync::mpsc::RecvTimeoutError;
+    let stops = Stops {
+        now: Some(Arc::new(AtomicBool::new(false))),
+        wind_down: Some(Arc::new(AtomicBool::new(false))),
+    };
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let flags = stops.clone();
+    let timer = std::thread::spawn(move || {
+        let started = std::time::Instant::now();
+        for (at, flag) in [(wind_down, &flags.wind_down), (limit, &flags.now)] {
+            let wait = at.saturating_sub(started.elapsed());
+            match done_rx.recv_timeout(wait) {
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(flag) = flag {
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                }
+                // The search finished (its sender dropped).
+                _ => return,
+            }
+        }
+    });
+    let result = search(&stops);
+    drop(done_tx);
+    let _ = timer.join();
+    result
 }
 
 /// The opening book's move in `position`, as a thought of no search (depth
@@ -463,5 +513,58 @@ mod tests {
         let mut bot = Bot::new(10, 0);
         let thought = bot.choose_within(&position, Duration::ZERO).unwrap();
         assert!(position.is_legal(thought.best));
+    }
+
+    #[test]
+    fn the_timer_winds_a_search_down_before_it_stops_it_and_never_outlives_it() {
+        use std::sync::atomic::Ordering;
+        let set = |flag: &Option<Arc<AtomicBool>>| flag.as_ref().unwrap().load(Ordering::Relaxed);
+        let order = timed(
+            Duration::from_millis(300),
+            Duration::from_millis(100),
+            |stops| {
+                let mut seen = Vec::new();
+                while !set(&stops.now) {
+                    if set(&stops.wind_down) && seen.is_empty() {
+                        seen.push("wind down");
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                seen.push("stop");
+                seen
+            },
+        );
+        assert_eq!(order, ["wind down", "stop"]);
+        // A search that finishes first is not held for the hour.
+        let started = std::time::Instant::now();
+        assert_eq!(
+            timed(
+                Duration::from_secs(3_600),
+                Duration::from_secs(1_800),
+                |_| 7
+            ),
+            7
+        );
+        assert!(started.elapsed() < Duration::from_secs(60));
+    }
+
+    #[test]
+    fn a_bot_spending_its_time_answers_with_a_legal_searched_move() {
+        let position = Rules::default().start_position();
+        // Without the book the start is searched, its budgets lifted.
+        let mut bot = Bot::new(10, 0);
+        let thought = bot
+            .think_for(&position, Duration::from_millis(200))
+            .unwrap();
+        assert!(position.is_legal(thought.best));
+        assert!(thought.nodes > 0 && thought.depth >= 1, "{thought:?}");
+        // With it, the book answers at once.
+        bot.set_book(true);
+        assert_eq!(
+            bot.think_for(&position, Duration::from_secs(3_600))
+                .unwrap()
+                .nodes,
+            0
+        );
     }
 }

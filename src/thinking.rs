@@ -26,7 +26,8 @@ pub enum Task {
         /// The bot's seed (its choice among equal moves).
         seed: u64,
         /// The longest it may think, in milliseconds (natively; the browser
-        /// bounds a search by the level's node budget).
+        /// bounds a search by the level's node budget). Level 10 spends
+        /// it; the others stop sooner, at their node budgets.
         limit_ms: u64,
         /// Whether levels 8–10 may play from the opening book.
         book: bool,
@@ -221,9 +222,16 @@ impl ThinkJob {
     }
 }
 
+/// The strongest level spends the move time (deeper on a faster machine);
+/// the others stop at their node budgets, the time only a cap.
 #[cfg(not(target_arch = "wasm32"))]
 fn think_within(bot: &mut Bot, position: &Position, limit_ms: u64) -> Option<Thought> {
-    bot.choose_within(position, std::time::Duration::from_millis(limit_ms))
+    let limit = std::time::Duration::from_millis(limit_ms);
+    if bot.spec().level == *crate::bot::LEVELS.end() {
+        bot.think_for(position, limit)
+    } else {
+        bot.choose_within(position, limit)
+    }
 }
 
 // A worker cannot be interrupted from outside: the level's node budget
