@@ -28,6 +28,10 @@ pub struct Midgame<'a, G> {
     pub nodes: u64,
     /// Set when the budget ran out.
     pub aborted: bool,
+    /// When the budget ran out during [`root`](Self::root): the index
+    /// and value of a move that had by then proved better than the first
+    /// (its search finished), the best such; `None` if none had.
+    pub interrupted_best: Option<(usize, i32)>,
     budget: &'a Budget,
     /// When the budget is next looked at.
     check: BudgetCheck,
@@ -43,6 +47,7 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
             table,
             nodes,
             aborted: false,
+            interrupted_best: None,
             budget,
             check: BudgetCheck::new(nodes),
             selectivity: 0,
@@ -60,7 +65,8 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
     /// Values of the root moves `moves` searched to `depth` within
     /// (`alpha`, `beta`), in the given order; the first is searched with the
     /// full window, the others with a null window first (PVS). Returns the
-    /// best value and its index in `moves`, or `None` when aborted.
+    /// best value and its index in `moves`, or `None` when aborted (see
+    /// [`interrupted_best`](Self::interrupted_best) for what it had found).
     pub fn root(
         &mut self,
         board: &Board,
@@ -89,6 +95,9 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
                 }
             };
             if self.aborted {
+                // Only finished searches set `best`; a later move's beat
+                // the first's value, which was a bound at worst.
+                self.interrupted_best = (best_index != 0).then_some((best_index, best));
                 return None;
             }
             let value = value + shift;
@@ -392,5 +401,58 @@ mod tests {
             }
         }
         assert!(checked >= 40, "only {checked} searches checked");
+    }
+
+    #[test]
+    fn a_root_search_stopped_midway_names_only_a_move_it_proved_better_than_the_first() {
+        let rules = Rules::default();
+        let mut interrupted = 0;
+        for seed in 1..=6u64 {
+            let mut position = rules.start_position();
+            for square in random_opening(&rules, seed, 20) {
+                position = position.play(square).expect("a legal opening move");
+            }
+            let Some(board) = Board::from_position(&position) else {
+                continue;
+            };
+            // Worst first by the evaluation, so later moves beat the first.
+            let mut moves: Vec<(u8, i32)> = Vec::new();
+            let mut rest = board.moves::<Plane>();
+            while rest != 0 {
+                let index = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let child = board.play(index, Plane::flips(board.player, board.opponent, index));
+                moves.push((index, -evaluate::<Plane>(&child)));
+            }
+            moves.sort_by_key(|&(_, v)| v);
+            let depth = 5;
+            let root = |budget: &Budget| {
+                let table = Table::new(16);
+                let mut search = Midgame::<Plane>::new(&table, budget, 0);
+                let found = search.root(&board, &moves, depth, -INFINITY, INFINITY, &|_| 0);
+                (found, search.interrupted_best, search.nodes)
+            };
+            let (Some((_, _, values)), None, total) = root(&Budget::default()) else {
+                panic!("seed {seed}: an unlimited search finishes");
+            };
+            for step in 1..20 {
+                // The same search up to the stop: the values it finished
+                // are the full search's.
+                let (found, best, _) = root(&Budget::nodes(total * step / 20));
+                if found.is_some() {
+                    continue;
+                }
+                if let Some((k, value)) = best {
+                    assert!(k != 0, "seed {seed}");
+                    assert_eq!(value, values[k], "seed {seed}, step {step}");
+                    assert!(value > values[0], "seed {seed}, step {step}");
+                    interrupted += 1;
+                }
+            }
+        }
+        assert!(
+            interrupted >= 10,
+            "only {interrupted} stops after a better move"
+        );
     }
 }

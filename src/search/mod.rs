@@ -733,6 +733,16 @@ impl Searcher {
             };
             nodes = search.nodes;
             let Some((value, index, values)) = result else {
+                // Stopped mid-iteration: a move that had already proved
+                // better than the last iteration's best is the better bet.
+                if let Some((index, value)) = search.interrupted_best {
+                    thought = Thought {
+                        best: Square::new(moves[index].0)?,
+                        score: Score::Estimate(value),
+                        depth,
+                        nodes,
+                    };
+                }
                 break;
             };
             previous = value;
