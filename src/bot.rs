@@ -198,7 +198,8 @@ impl Bot {
     }
 
     /// The move with its score and search statistics; `cancel` stops the
-    /// search early (the deepest finished iteration's move is returned).
+    /// search early (the deepest finished iteration's move is returned, or
+    /// one the unfinished iteration had already proved better).
     pub fn think(
         &mut self,
         position: &Position,

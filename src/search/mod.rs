@@ -483,7 +483,8 @@ impl Searcher {
 
     /// Chooses a move for the side to move within `limits`; `None` when the
     /// game is over. `cancel` stops the search early (the best move of the
-    /// deepest finished iteration is returned).
+    /// deepest finished iteration is returned, or one the unfinished
+    /// iteration had already proved better).
     pub fn think(
         &mut self,
         position: &Position,
@@ -686,7 +687,8 @@ impl Searcher {
     /// around the previous depth's value, until the budget runs out or the
     /// deepest iteration is done; each iteration's start is posted in
     /// `reached`. Returns the deepest finished iteration's thought (else
-    /// `thought`, the static choice) and the nodes searched.
+    /// `thought`, the static choice), or a move the iteration cut short
+    /// had proved better than it, and the nodes searched.
     fn deepen<G: SearchGeometry>(
         &self,
         plan: &Deepening<'_>,
