@@ -242,10 +242,17 @@ impl Bot {
         };
         // The tables are kept from the last move: they only help, and this
         // search was never going to repeat itself.
-        timed(limit, limit / 2, |stops| {
+        timed(limit, wind_down_after(limit), |stops| {
             self.searcher.think_until(position, &limits, stops)
         })
     }
+}
+
+/// When a search that spends `limit` starts no further iteration: at half
+/// of it, as an iteration costs two to three times the one before, so
+/// one started later would most likely be cut short.
+pub fn wind_down_after(limit: Duration) -> Duration {
+    limit / 2
 }
 
 /// Runs `search` with a timer thread that winds it down after

@@ -220,7 +220,11 @@ pub fn run(args: &NboardArgs) -> Result<String, CliError> {
         // an interruption's is not. Spending the time, the search winds
         // down at half of it first.
         let timers = args.move_time.map(|t| {
-            let half = if args.use_time { t / 2 } else { t };
+            let half = if args.use_time {
+                crate::bot::wind_down_after(t)
+            } else {
+                t
+            };
             (started + half, started + t)
         });
         let mut interrupted = false;
