@@ -339,6 +339,21 @@ fn answer_of(engine: &Engine) -> (String, f64) {
     }
 }
 
+/// Asks `engine` to move after 16 plies of the finished game (44
+/// empties), checks that its answer is legal and that the session goes
+/// on after it, and returns the seconds it took.
+fn timed_move_after_16_plies(engine: &mut Engine) -> f64 {
+    engine.send(&format!("set game {}", cut(16)));
+    let position = parse_ggf(&cut(16)).unwrap().position;
+    engine.send("go");
+    let (square, seconds) = answer_of(engine);
+    let square: Square = square.parse().unwrap();
+    assert!(position.is_legal(square), "{square}");
+    engine.send("ping 5");
+    assert_eq!(engine.until("pong").last().unwrap(), "pong 5");
+    seconds
+}
+
 #[test]
 fn a_move_time_ends_an_endless_search_with_its_best_move_so_far() {
     let mut engine = Engine::start_with(&["--move-time", "0.3"]);
@@ -346,20 +361,12 @@ fn a_move_time_ends_an_endless_search_with_its_best_move_so_far() {
     engine.next();
     // Depth 60 from 44 empties would run for days without the clock.
     engine.send("set depth 60");
-    engine.send(&format!("set game {}", cut(16)));
-    let position = parse_ggf(&cut(16)).unwrap().position;
-    engine.send("go");
-    let (square, seconds) = answer_of(&engine);
-    let square: Square = square.parse().unwrap();
-    assert!(position.is_legal(square), "{square}");
+    let seconds = timed_move_after_16_plies(&mut engine);
     assert!(seconds >= 0.3, "the engine thought until its time ran out");
-    // The session goes on as usual.
-    engine.send("ping 5");
-    assert_eq!(engine.until("pong").last().unwrap(), "pong 5");
 }
 
 #[test]
-fn a_level_that_uses_its_time_thinks_past_half_of_it_and_answers_within_it() {
+fn a_level_that_uses_its_time_thinks_past_half_of_it() {
     // Level 10 stops at its node budgets, however long the move time; with
     // `--use-time` the clock bounds it: it starts no iteration after half
     // the time and stops at the whole.
@@ -371,16 +378,11 @@ fn a_level_that_uses_its_time_thinks_past_half_of_it_and_answers_within_it() {
         "0.6",
         "--use-time",
     ]);
-    engine.send(&format!("nboard 2\nset game {}", cut(16)));
-    let position = parse_ggf(&cut(16)).unwrap().position;
-    engine.send("go");
-    let (square, seconds) = answer_of(&engine);
-    let square: Square = square.parse().unwrap();
-    assert!(position.is_legal(square), "{square}");
+    engine.send("nboard 2");
+    engine.next();
+    let seconds = timed_move_after_16_plies(&mut engine);
     // 44 empties: no depth the search reaches in 0.3 s ends it sooner.
     assert!(seconds >= 0.3, "answered after {seconds} s");
-    engine.send("ping 1");
-    assert_eq!(engine.until("pong").last().unwrap(), "pong 1");
 
     let refused = support::reversi()
         .args(["nboard", "--use-time"])

@@ -370,16 +370,22 @@ mod tests {
         best
     }
 
+    /// The board after a random opening of `plies` (seeded), if the game
+    /// is still on.
+    fn opening_board(seed: u64, plies: usize) -> Option<Board> {
+        let rules = Rules::default();
+        let mut position = rules.start_position();
+        for square in random_opening(&rules, seed, plies) {
+            position = position.play(square).expect("a legal opening move");
+        }
+        Board::from_position(&position)
+    }
+
     #[test]
     fn the_search_with_its_table_moves_first_finds_the_plain_value() {
-        let rules = Rules::default();
         let mut checked = 0;
         for seed in 1..=12u64 {
-            let mut position = rules.start_position();
-            for square in random_opening(&rules, seed, 16 + seed as usize) {
-                position = position.play(square).expect("a legal opening move");
-            }
-            let Some(board) = Board::from_position(&position) else {
+            let Some(board) = opening_board(seed, 16 + seed as usize) else {
                 continue;
             };
             // One table for the whole deepening, as the levels use it:
@@ -405,14 +411,9 @@ mod tests {
 
     #[test]
     fn a_root_search_stopped_midway_names_only_a_move_it_proved_better_than_the_first() {
-        let rules = Rules::default();
         let mut interrupted = 0;
         for seed in 1..=6u64 {
-            let mut position = rules.start_position();
-            for square in random_opening(&rules, seed, 20) {
-                position = position.play(square).expect("a legal opening move");
-            }
-            let Some(board) = Board::from_position(&position) else {
+            let Some(board) = opening_board(seed, 20) else {
                 continue;
             };
             // Worst first by the evaluation, so later moves beat the first.

@@ -199,7 +199,8 @@ impl Budget {
 #[derive(Debug, Clone, Default)]
 pub struct Stops {
     /// Once set, the search stops at once and answers with the deepest
-    /// iteration it finished (or its exact solve's last selective pass).
+    /// iteration it finished, or a move the unfinished one had proved
+    /// better (or its exact solve's last selective pass).
     pub now: Option<Arc<AtomicBool>>,
     /// Once set, iterative deepening starts no further iteration: the one
     /// running finishes (within the other limits) and its answer stands,
