@@ -4,8 +4,9 @@
 
 mod support;
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
+use std::process::{Child, ChildStdin, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -288,12 +289,7 @@ fn the_engine_takes_a_weights_file_and_refuses_a_damaged_one_with_the_reason() {
     let good_path = dir.join("good.bin");
     std::fs::write(&good_path, &shipped).unwrap();
 
-    let refused = support::reversi()
-        .args(["nboard", "--eval"])
-        .arg(&damaged_path)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let refused = nboard_with(&["--eval".as_ref(), damaged_path.as_os_str()]);
     assert_eq!(refused.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("digest does not match"), "{stderr}");
@@ -337,6 +333,17 @@ fn answer_of(engine: &Engine) -> (String, f64) {
             return (fields[0].to_string(), fields[2].parse().unwrap());
         }
     }
+}
+
+/// `reversi nboard ARGS` run to its end with no input (for the settings
+/// it refuses).
+fn nboard_with(args: &[&OsStr]) -> Output {
+    support::reversi()
+        .arg("nboard")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
 }
 
 /// Asks `engine` to move after 16 plies of the finished game (44
@@ -384,11 +391,7 @@ fn a_level_that_uses_its_time_thinks_past_half_of_it() {
     // 44 empties: no depth the search reaches in 0.3 s ends it sooner.
     assert!(seconds >= 0.3, "answered after {seconds} s");
 
-    let refused = support::reversi()
-        .args(["nboard", "--use-time"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let refused = nboard_with(&["--use-time".as_ref()]);
     assert_eq!(refused.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("--move-time"), "{stderr}");
@@ -413,11 +416,7 @@ fn a_level_plays_as_the_computer_player_and_bad_settings_are_refused() {
         ("--move-time", "soon", "expected seconds"),
         ("--level", "11", "11 is not in 1..=10"),
     ] {
-        let refused = support::reversi()
-            .args(["nboard", flag, value])
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        let refused = nboard_with(&[flag.as_ref(), value.as_ref()]);
         assert_eq!(refused.status.code(), Some(2), "{flag} {value}");
         let stderr = String::from_utf8_lossy(&refused.stderr);
         assert!(stderr.contains(reason), "{flag} {value}: {stderr}");
