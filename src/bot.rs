@@ -235,11 +235,7 @@ impl Bot {
         {
             return Some(thought);
         }
-        let limits = Limits {
-            nodes: 0,
-            solve_nodes: 0,
-            ..self.limits()
-        };
+        let limits = self.limits().without_budgets();
         // The tables are kept from the last move: they only help, and this
         // search was never going to repeat itself.
         timed(limit, wind_down_after(limit), |stops| {
@@ -262,22 +258,21 @@ pub fn wind_down_after(limit: Duration) -> Duration {
 fn timed<T>(limit: Duration, wind_down: Duration, search: impl FnOnce(&Stops) -> T) -> T {
     use std::sync::atomic::Ordering;
     use std::sync::mpsc::RecvTimeoutError;
+    let (winding, stopping) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicBool::new(false)),
+    );
     let stops = Stops {
-        now: Some(Arc::new(AtomicBool::new(false))),
-        wind_down: Some(Arc::new(AtomicBool::new(false))),
+        now: Some(Arc::clone(&stopping)),
+        wind_down: Some(Arc::clone(&winding)),
     };
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-    let flags = stops.clone();
     let timer = std::thread::spawn(move || {
         let started = std::time::Instant::now();
-        for (at, flag) in [(wind_down, &flags.wind_down), (limit, &flags.now)] {
+        for (at, flag) in [(wind_down, winding), (limit, stopping)] {
             let wait = at.saturating_sub(started.elapsed());
             match done_rx.recv_timeout(wait) {
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Some(flag) = flag {
-                        flag.store(true, Ordering::Relaxed);
-                    }
-                }
+                Err(RecvTimeoutError::Timeout) => flag.store(true, Ordering::Relaxed),
                 // The search finished (its sender dropped).
                 _ => return,
             }

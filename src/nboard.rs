@@ -322,11 +322,7 @@ impl SearchJob {
     /// clock-bound `go`.
     fn search_limits(&self) -> Limits {
         if self.clock_bound && self.kind == SearchKind::Go {
-            Limits {
-                nodes: 0,
-                solve_nodes: 0,
-                ..self.limits.clone()
-            }
+            self.limits.without_budgets()
         } else {
             self.limits.clone()
         }

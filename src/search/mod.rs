@@ -274,6 +274,16 @@ impl Limits {
         (mix(self.seed ^ salt) % span) as i32 - self.noise
     }
 
+    /// The same limits without node budgets, for a caller whose clock
+    /// stops the search instead (see [`Stops`]).
+    pub fn without_budgets(&self) -> Limits {
+        Limits {
+            nodes: 0,
+            solve_nodes: 0,
+            ..self.clone()
+        }
+    }
+
     /// Limits for a midgame search alone to `depth`, without budgets,
     /// noise or exact solve, cutting with `selectivity`.
     pub fn midgame_only(depth: u32, selectivity: u32) -> Limits {
