@@ -66,16 +66,16 @@ const ORDER_BY_EVALUATION: u32 = 12;
 const SELECTIVE_ROOT: u32 = 18;
 /// From this many empties, a selective pass tries a cut.
 const SELECTIVE_NODE: u32 = 8;
-/// The selective passes: each one's table tag (below any exact entry's,
-/// which is its empties, more than [`NO_TABLE`]) and its margin in
-/// hundredths of [`ENDGAME_SIGMA`].
+/// The selective passes: each one's table tag (never 0, the exact
+/// pass's; a later pass's entries are trusted over an earlier's) and its
+/// margin in hundredths of [`ENDGAME_SIGMA`].
 const PASSES: [(u8, i32); 3] = [(1, 50), (2, 100), (3, 200)];
 const _: () = {
     let mut k = 0;
     while k < PASSES.len() {
         assert!(
-            PASSES[k].0 as u32 <= NO_TABLE,
-            "a tag an exact entry may have"
+            PASSES[k].0 == k as u8 + 1,
+            "tags 1, 2, … in the order of the passes"
         );
         k += 1;
     }
@@ -447,14 +447,15 @@ fn exact_value<G: SearchGeometry>(
         }
         let key = board.hash();
         let depth = empties as u8;
-        // A selective pass's entries carry its tag instead of the empties,
-        // so the exact pass takes their moves but never their bounds.
-        let tag = s.pass.map_or(depth, |(tag, _)| tag);
+        // A selective pass's entries carry its tag, so the exact pass
+        // takes their moves but never their bounds (a pass takes the exact
+        // entries' bounds, which hold everywhere).
+        let tag = s.pass.map_or(0, |(tag, _)| tag);
         let mut hash_move = NO_MOVE;
         let use_table = empties > NO_TABLE;
         if use_table && let Some(entry) = s.table.probe(key) {
             hash_move = entry.best;
-            if entry.depth == depth || entry.depth == tag {
+            if entry.depth == depth && (entry.pass == 0 || entry.pass == tag) {
                 match entry.narrow(alpha, beta) {
                     ControlFlow::Break(value) => return value,
                     ControlFlow::Continue(window) => (alpha, beta) = window,
@@ -474,7 +475,6 @@ fn exact_value<G: SearchGeometry>(
             // Enhanced transposition cut-off: a child already known to
             // refute. Its bucket is read into the cache first, while the
             // other children are made (a prefetch waits for nothing).
-            let child_tag = s.pass.map_or(depth - 1, |(tag, _)| tag);
             match_target! {
                 "x86_64+avx2" => for candidate in &list.items {
                     s.table.prefetch(candidate.child.hash());
@@ -483,12 +483,20 @@ fn exact_value<G: SearchGeometry>(
             }
             for candidate in &list.items {
                 if let Some(entry) = s.table.probe(candidate.child.hash())
-                    && (u32::from(entry.depth) == empties - 1 || entry.depth == child_tag)
+                    && u32::from(entry.depth) == empties - 1
+                    && (entry.pass == 0 || entry.pass == tag)
                     && -i32::from(entry.upper) >= beta
                 {
                     let value = -i32::from(entry.upper);
-                    s.table
-                        .store(key, tag, alpha_in, beta_in, value, candidate.index);
+                    s.table.store_in_pass(
+                        key,
+                        depth,
+                        tag,
+                        alpha_in,
+                        beta_in,
+                        value,
+                        candidate.index,
+                    );
                     return value;
                 }
             }
@@ -535,7 +543,8 @@ fn exact_value<G: SearchGeometry>(
             }
         }
         if use_table {
-            s.table.store(key, tag, alpha_in, beta_in, best, best_move);
+            s.table
+                .store_in_pass(key, depth, tag, alpha_in, beta_in, best, best_move);
         }
         best
     }
@@ -997,8 +1006,9 @@ mod tests {
             let (table, budget) = (Table::new(16), Budget::nodes(0));
             // A selective pass's entry claiming a value far from the truth.
             let claim = if exact > 0 { -60 } else { 60 };
-            table.store(
+            table.store_in_pass(
                 board.hash(),
+                board.empties() as u8,
                 PASSES[1].0,
                 -SCORE_MAX,
                 SCORE_MAX,

@@ -26,6 +26,9 @@ pub struct Entry {
     pub best: u8,
     /// Search generation that last wrote it, so stale entries are replaced first.
     generation: u8,
+    /// The solver's selective pass that stored it (1, 2, …), whose bounds
+    /// hold only within that pass; 0 for an exact (or midgame) search.
+    pub pass: u8,
 }
 
 impl Entry {
@@ -52,6 +55,7 @@ impl Entry {
             | u64::from(self.depth) << 32
             | u64::from(self.best) << 40
             | u64::from(self.generation) << 48
+            | u64::from(self.pass) << 56
     }
 
     fn unpack(data: u64) -> Entry {
@@ -61,6 +65,7 @@ impl Entry {
             depth: (data >> 32) as u8,
             best: (data >> 40) as u8,
             generation: (data >> 48) as u8,
+            pass: (data >> 56) as u8,
         }
     }
 }
@@ -166,7 +171,28 @@ impl Table {
     /// write wins, or the slot reads as absent; either way no thread ever
     /// reads bounds another did not store.
     #[inline]
-    pub fn store(&self, key: u64, depth: u8, alpha: i32, beta: i32, value: i32, mut best: u8) {
+    pub fn store(&self, key: u64, depth: u8, alpha: i32, beta: i32, value: i32, best: u8) {
+        self.store_in_pass(key, depth, 0, alpha, beta, value, best);
+    }
+
+    /// [`Table::store`] for the solver's selective pass `pass` (0: the
+    /// exact pass). The entry keeps its real depth, so a pass's entries
+    /// near the root outlive the exact pass's many entries near the
+    /// leaves until the exact pass reaches them and takes their moves;
+    /// at one depth an exact entry is never replaced by a selective one,
+    /// nor a later pass's by an earlier's.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn store_in_pass(
+        &self,
+        key: u64,
+        depth: u8,
+        pass: u8,
+        alpha: i32,
+        beta: i32,
+        value: i32,
+        mut best: u8,
+    ) {
         let bucket = &self.buckets[(key as usize) & self.mask].0;
         let key = key | 1;
         let generation = self.generation.load(Ordering::Relaxed);
@@ -188,7 +214,7 @@ impl Table {
             if value <= alpha && old.best != NO_MOVE {
                 best = old.best;
             }
-            if old.depth == depth {
+            if old.depth == depth && old.pass == pass {
                 lower = lower.max(old.lower);
                 upper = upper.min(old.upper);
                 if lower > upper {
@@ -198,14 +224,18 @@ impl Table {
                         if value < beta { value16 } else { i16::MAX },
                     );
                 }
-            } else if old.depth > depth {
+            } else if (old.depth, trust(old.pass)) > (depth, trust(pass)) {
                 return;
             }
             j
         } else {
-            // Replace the shallowest entry, one from an older search first.
-            let score =
-                |e: Entry| i32::from(e.depth) + if e.generation == generation { 256 } else { 0 };
+            // Replace the shallowest entry, one from an older search first,
+            // and of equally deep ones a selective pass's first.
+            let score = |e: Entry| {
+                i32::from(e.depth) * 4
+                    + i32::from(trust(e.pass).min(3))
+                    + if e.generation == generation { 1024 } else { 0 }
+            };
             (1..WAYS).fold(0, |low, j| {
                 if score(bucket[j].any()) < score(bucket[low].any()) {
                     j
@@ -222,9 +252,17 @@ impl Table {
                 depth,
                 best,
                 generation,
+                pass,
             },
         );
     }
+}
+
+/// How far an entry of `pass` is trusted against another of the same
+/// depth: an exact one most, then the later selective passes.
+#[inline(always)]
+fn trust(pass: u8) -> u8 {
+    if pass == 0 { u8::MAX } else { pass }
 }
 
 #[cfg(test)]
@@ -308,6 +346,60 @@ mod tests {
             .filter(|&k| table.probe(k).is_some())
             .collect();
         assert_eq!(left, [3 + 128]);
+    }
+
+    #[test]
+    fn at_one_depth_an_exact_entry_outranks_a_selective_one_and_a_later_pass_an_earlier() {
+        let table = Table::new(8);
+        table.store_in_pass(42, 20, 1, -64, 64, 6, 3);
+        table.store_in_pass(42, 20, 2, -64, 64, 4, 5);
+        let e = table.probe(42).unwrap();
+        assert_eq!(
+            (e.pass, e.lower, e.best),
+            (2, 4, 5),
+            "pass 2 replaces pass 1"
+        );
+        table.store_in_pass(42, 20, 1, -64, 64, 8, 7);
+        assert_eq!(
+            table.probe(42).unwrap().pass,
+            2,
+            "pass 1 does not replace pass 2"
+        );
+        // Bounds of different passes are never merged.
+        table.store(42, 20, 0, 1, 0, 9);
+        let e = table.probe(42).unwrap();
+        assert_eq!(
+            (e.pass, e.lower, e.upper),
+            (0, i16::MIN, 0),
+            "the exact bound alone"
+        );
+        assert_eq!(e.best, 5, "a fail-low keeps the move found before");
+        table.store_in_pass(42, 20, 3, -64, 64, 2, 1);
+        assert_eq!(
+            table.probe(42).unwrap().pass,
+            0,
+            "no pass replaces an exact entry"
+        );
+    }
+
+    #[test]
+    fn a_deep_selective_entry_outlives_shallow_exact_ones() {
+        // 2^8 entries: 64 buckets, so keys 64 apart share one.
+        let table = Table::new(8);
+        table.store_in_pass(3, 24, 3, -64, 64, 0, 1);
+        for k in 1..8u64 {
+            table.store(3 + 64 * k, 10, -64, 64, 0, 1);
+        }
+        assert_eq!(table.probe(3).map(|e| (e.depth, e.pass)), Some((24, 3)));
+        // Of two equally deep entries, the selective one gives way.
+        let table = Table::new(8);
+        table.store(3, 12, -64, 64, 0, 1);
+        table.store_in_pass(3 + 64, 12, 1, -64, 64, 0, 1);
+        table.store(3 + 128, 13, -64, 64, 0, 1);
+        table.store(3 + 192, 13, -64, 64, 0, 1);
+        table.store(3 + 256, 12, -64, 64, 0, 1);
+        assert!(table.probe(3).is_some());
+        assert!(table.probe(3 + 64).is_none());
     }
 
     #[test]
