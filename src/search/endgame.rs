@@ -59,6 +59,9 @@ const ORDER_BY_SEARCH: u32 = 18;
 fn ordering_depth(empties: u32) -> u32 {
     (empties - ORDER_BY_SEARCH) / 2 + 1
 }
+/// How far below `alpha`, in discs, the shallow searches that order moves
+/// still tell moves apart.
+const ORDER_MARGIN: i32 = 8;
 /// From this many empties (below [`ORDER_BY_SEARCH`]), the pattern
 /// evaluation of each child joins the fastest-first priority.
 const ORDER_BY_EVALUATION: u32 = 12;
@@ -340,7 +343,7 @@ pub(crate) fn order_moves<G: SearchGeometry>(
     hash_move: u8,
 ) {
     list_children::<G>(list, board, moves);
-    rank_moves(s, list, empties, hash_move);
+    rank_moves(s, list, empties, -SCORE_MAX, hash_move);
 }
 
 /// Fills `list` with the children of `board` (whose legal moves are
@@ -365,19 +368,18 @@ fn rank_moves<G: SearchGeometry>(
     s: &mut Solver<'_, G>,
     list: &mut MoveList,
     empties: u32,
+    alpha: i32,
     hash_move: u8,
 ) {
+    // Moves worth less than `alpha` less a margin are ranked among
+    // themselves by bounds only: their shallow searches stop at the bound.
+    let floor = ((alpha - ORDER_MARGIN) * 100).max(-midgame::INFINITY);
     for candidate in &mut list.items {
         let (index, child) = (candidate.index, &candidate.child);
         candidate.priority = if index == hash_move {
             1 << 30
         } else if empties >= ORDER_BY_SEARCH {
-            -s.shallow(
-                child,
-                ordering_depth(empties),
-                -midgame::INFINITY,
-                midgame::INFINITY,
-            )
+            -s.shallow(child, ordering_depth(empties), -midgame::INFINITY, -floor)
         } else if empties >= ORDER_BY_EVALUATION {
             // An evaluation is a node, as a shallow search's leaf is. One
             // reply fewer for the opponent weighs as much as 6.8 discs of
@@ -514,7 +516,7 @@ fn exact_value<G: SearchGeometry>(
         }
         for k in 0..list.items.len() {
             if k == ranked_from {
-                rank_moves(s, &mut list, empties, hash_move);
+                rank_moves(s, &mut list, empties, alpha, hash_move);
             }
             let candidate = list.items[k];
             let child = candidate.child;
