@@ -123,22 +123,38 @@ const C_SQUARES: u64 = 0x4281_0000_0000_8142;
 const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 
 /// The empty squares in the order the small layers try them: odd
-/// quadrants first (parity), and within each parity the squares away from
-/// the corners, then the C squares, then the X squares. Against parity
-/// alone, 2.8 % fewer nodes over FFO #40–#49.
+/// quadrants first (parity), and within each parity the holes (empty
+/// squares with no empty neighbour: whoever can play there, the other side
+/// cannot answer beside it) first, then the squares away from the corners,
+/// then the C squares, then the X squares. Against parity alone, 2.8 %
+/// fewer nodes over FFO #40–#49 before the holes came first.
 #[inline(always)]
-fn parity_groups(empty: u64) -> [u64; 6] {
+fn parity_groups(empty: u64) -> [u64; 8] {
     let odd = odd_quadrants(empty);
+    let holes = empty & !beside(empty);
     let even = empty & !odd;
     let late = C_SQUARES | X_SQUARES;
     [
-        odd & !late,
-        odd & C_SQUARES,
-        odd & X_SQUARES,
-        even & !late,
-        even & C_SQUARES,
-        even & X_SQUARES,
+        odd & holes,
+        odd & !late & !holes,
+        odd & C_SQUARES & !holes,
+        odd & X_SQUARES & !holes,
+        even & holes,
+        even & !late & !holes,
+        even & C_SQUARES & !holes,
+        even & X_SQUARES & !holes,
     ]
+}
+
+/// The squares next to any of `bits` on the plane board (not `bits`
+/// themselves unless next to another): for ordering only.
+#[inline(always)]
+fn beside(bits: u64) -> u64 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = 0x8080_8080_8080_8080;
+    let row = ((bits << 1) & !FILE_A) | ((bits >> 1) & !FILE_H);
+    let wide = row | bits;
+    row | (wide << 8) | (wide >> 8)
 }
 
 /// A solver with its table and node counter; one per thread.
