@@ -3,12 +3,12 @@
 //! Layers, from the leaves up:
 //! - one empty square: count the flips (by table lookup on a board without
 //!   walls, see [`last_flips`](super::last_flips)), no move generation;
-//! - two to `FEW` empties: the empty squares listed once, those in
-//!   quadrants with an odd number of empties first (parity), and tried in
-//!   that order, with two empties written out;
+//! - two to `FEW` empties: the empty squares listed once, in the order of
+//!   the layer above, and tried in that order, with two empties written
+//!   out;
 //! - up to [`SMALL`] empties: plain alpha-beta over the empty squares, odd
-//!   quadrants first, and within each parity the squares away from the
-//!   corners first;
+//!   quadrants first, and within each parity the holes (no empty
+//!   neighbour) first, then the squares away from the corners;
 //! - above that: principal-variation search with a transposition table,
 //!   the best move of an earlier visit first, then fastest-first ordering
 //!   (fewest replies for the opponent), stability cut-offs, and enhanced
@@ -16,14 +16,17 @@
 //! - from 12 empties, the pattern evaluation of each child joins that
 //!   ordering (an evaluation counts as a node);
 //! - from 18 empties, moves are ordered by a shallow midgame search
-//!   ([`Midgame`], with a small table of its own), and its nodes count
-//!   with the solver's, so node counts compare with other programs'.
+//!   ([`Midgame`], with a small table of its own, stopping 8 discs below
+//!   alpha), and its nodes count with the solver's, so node counts
+//!   compare with other programs'.
 //!
 //! A root with many empties is first searched selectively, three times: a
 //! node whose shallow midgame search lies far outside the window is cut
 //! there (Multi-ProbCut at the endgame), first at a narrow margin, then at
 //! wider ones. Those passes are cheap; what they leave in the table (each
-//! node's best move, kept apart from the exact bounds) and their value
+//! node's best move, its entry as deep as an exact one would be, so that
+//! it lasts until the exact pass reaches it, and its bounds marked with
+//! the pass, so that they never pass for exact ones) and their value
 //! (the exact pass's first window) make the exact pass, which alone
 //! decides the score, much smaller.
 //!
@@ -157,6 +160,75 @@ fn beside(bits: u64) -> u64 {
     row | (wide << 8) | (wide >> 8)
 }
 
+/// From this many empties up to [`NO_TABLE`], where the shared table is
+/// not used, the exact pass keeps bounds in a small table of the solver's
+/// own, which stays in the cache (Egaroucid's local table).
+const LOCAL_FROM: u32 = 7;
+/// The local table's entries for each number of empties: 2^this.
+const LOCAL_BITS: u32 = 11;
+const LOCAL_SIZE: usize = ((NO_TABLE - LOCAL_FROM + 1) as usize) << LOCAL_BITS;
+
+/// The local table's slot for a board with `empties` empties hashed as `key`.
+#[inline(always)]
+fn local_slot(key: u64, empties: u32) -> usize {
+    (((empties - LOCAL_FROM) as usize) << LOCAL_BITS) | (key >> (64 - LOCAL_BITS)) as usize
+}
+
+/// Bounds on one board's exact value, in the local table. The last board
+/// stored in a slot replaces whatever it held.
+#[derive(Clone, Copy, Default)]
+struct LocalEntry {
+    /// The board's hash with its lowest bit set (0: empty).
+    key: u64,
+    lower: i8,
+    upper: i8,
+}
+
+impl LocalEntry {
+    /// What the entry knows of `key`'s value within (`alpha`, `beta`):
+    /// `Break` with the value when that settles the search, else the
+    /// window narrowed.
+    #[inline(always)]
+    fn narrow(&self, key: u64, alpha: i32, beta: i32) -> ControlFlow<i32, (i32, i32)> {
+        if self.key != key | 1 {
+            return ControlFlow::Continue((alpha, beta));
+        }
+        let (lower, upper) = (i32::from(self.lower), i32::from(self.upper));
+        if lower >= beta {
+            return ControlFlow::Break(lower);
+        }
+        if upper <= alpha || lower == upper {
+            return ControlFlow::Break(upper);
+        }
+        ControlFlow::Continue((alpha.max(lower), beta.min(upper)))
+    }
+
+    /// Records that a search of `key` within (`alpha`, `beta`) returned
+    /// `value` (fail-soft), merged with the bounds known before.
+    #[inline(always)]
+    fn store(&mut self, key: u64, alpha: i32, beta: i32, value: i32) {
+        let key = key | 1;
+        let (mut lower, mut upper) = (-SCORE_MAX, SCORE_MAX);
+        if value > alpha {
+            lower = value;
+        }
+        if value < beta {
+            upper = value;
+        }
+        if self.key == key {
+            let (l, u) = (lower.max(self.lower.into()), upper.min(self.upper.into()));
+            if l <= u {
+                (lower, upper) = (l, u);
+            }
+        }
+        *self = LocalEntry {
+            key,
+            lower: lower as i8,
+            upper: upper as i8,
+        };
+    }
+}
+
 /// A solver with its table and node counter; one per thread.
 pub struct Solver<'a, G> {
     /// The table for exact values.
@@ -176,6 +248,9 @@ pub struct Solver<'a, G> {
     /// The table of the shallow midgame searches that order moves and
     /// decide the selective passes' cuts.
     shallow_table: Option<Table>,
+    /// The exact bounds of recent boards of [`LOCAL_FROM`] to [`NO_TABLE`]
+    /// empties (see [`LocalEntry`]).
+    local: Box<[LocalEntry]>,
     /// The last finished selective pass's value and root move: the best
     /// answer known when the exact pass runs out of budget.
     selective: Option<(i32, u8)>,
@@ -193,6 +268,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             check: BudgetCheck::new(0),
             pass: None,
             shallow_table: None,
+            local: vec![LocalEntry::default(); LOCAL_SIZE].into_boxed_slice(),
             selective: None,
             geometry: std::marker::PhantomData,
         }
@@ -480,6 +556,14 @@ fn exact_value<G: SearchGeometry>(
                 }
             }
         }
+        let local = (!use_table && empties >= LOCAL_FROM && s.pass.is_none())
+            .then(|| local_slot(key, empties));
+        if let Some(slot) = local {
+            match s.local[slot].narrow(key, alpha, beta) {
+                ControlFlow::Break(value) => return value,
+                ControlFlow::Continue(window) => (alpha, beta) = window,
+            }
+        }
         let (alpha_in, beta_in) = (alpha, beta);
         if let Some((_, margin)) = s.pass
             && empties >= SELECTIVE_NODE
@@ -563,6 +647,8 @@ fn exact_value<G: SearchGeometry>(
         if use_table {
             s.table
                 .store_in_pass(key, depth, tag, alpha_in, beta_in, best, best_move);
+        } else if let Some(slot) = local {
+            s.local[slot].store(key, alpha_in, beta_in, best);
         }
         best
     }
@@ -1015,6 +1101,27 @@ mod tests {
         );
         assert_eq!(solver.nodes, search.nodes);
         assert!(solver.nodes > 100, "{} nodes for 4 plies", solver.nodes);
+    }
+
+    #[test]
+    fn a_local_entry_merges_bounds_and_settles_or_narrows_a_window() {
+        use std::ops::ControlFlow::{Break, Continue};
+        let mut entry = LocalEntry::default();
+        assert_eq!(entry.narrow(42, -5, 5), Continue((-5, 5)), "empty");
+        // A fail-high at beta 4: the value is at least 6.
+        entry.store(42, -4, 4, 6);
+        assert_eq!(entry.narrow(42, -4, 4), Break(6));
+        assert_eq!(entry.narrow(42, 0, 20), Continue((6, 20)));
+        assert_eq!(entry.narrow(44, 0, 20), Continue((0, 20)), "another board");
+        // Then a fail-low at alpha 10: between 6 and 8.
+        entry.store(42, 10, 12, 8);
+        assert_eq!(entry.narrow(42, 0, 20), Continue((6, 8)));
+        // An exact value settles any window; another board replaces it.
+        entry.store(42, 0, 20, 7);
+        assert_eq!(entry.narrow(42, -64, 64), Break(7));
+        entry.store(44, -64, 64, -3);
+        assert_eq!(entry.narrow(42, -64, 64), Continue((-64, 64)));
+        assert_eq!(entry.narrow(44, -64, 64), Break(-3));
     }
 
     #[test]
