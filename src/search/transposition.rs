@@ -20,7 +20,8 @@ pub struct Entry {
     pub lower: i16,
     /// The value is at most this.
     pub upper: i16,
-    /// Search depth the bounds hold for (the empties count for exact solves).
+    /// Search depth the bounds hold for (in the solver, the board's empties,
+    /// for its selective passes too).
     pub depth: u8,
     /// The best move found, or [`NO_MOVE`].
     pub best: u8,
