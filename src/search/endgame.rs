@@ -40,7 +40,7 @@ use multiversion::{inherit_target, multiversion, target::match_target};
 use super::board::Board;
 use super::eval::evaluate;
 use super::midgame::{self, Midgame};
-use super::transposition::{NO_MOVE, Table};
+use super::transposition::{self, NO_MOVE, Table};
 use super::{Budget, BudgetCheck, SearchGeometry};
 
 /// Up to this many empties, the fast layers without a table are used.
@@ -193,14 +193,7 @@ impl LocalEntry {
         if self.key != key | 1 {
             return ControlFlow::Continue((alpha, beta));
         }
-        let (lower, upper) = (i32::from(self.lower), i32::from(self.upper));
-        if lower >= beta {
-            return ControlFlow::Break(lower);
-        }
-        if upper <= alpha || lower == upper {
-            return ControlFlow::Break(upper);
-        }
-        ControlFlow::Continue((alpha.max(lower), beta.min(upper)))
+        transposition::narrow(self.lower.into(), self.upper.into(), alpha, beta)
     }
 
     /// Records that a search of `key` within (`alpha`, `beta`) returned

@@ -8,6 +8,7 @@
 //! reads as absent (the "lockless hashing" of Hyatt and Mann) — without
 //! locks or `unsafe`, and as fast as plain words on one thread.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// No move stored.
@@ -38,16 +39,8 @@ impl Entry {
     /// beyond the window, or both bounds equal), else `Continue` with the
     /// window narrowed to them.
     #[inline(always)]
-    pub fn narrow(&self, alpha: i32, beta: i32) -> std::ops::ControlFlow<i32, (i32, i32)> {
-        use std::ops::ControlFlow::{Break, Continue};
-        let (lower, upper) = (i32::from(self.lower), i32::from(self.upper));
-        if lower >= beta {
-            return Break(lower);
-        }
-        if upper <= alpha || lower == upper {
-            return Break(upper);
-        }
-        Continue((alpha.max(lower), beta.min(upper)))
+    pub fn narrow(&self, alpha: i32, beta: i32) -> ControlFlow<i32, (i32, i32)> {
+        narrow(self.lower.into(), self.upper.into(), alpha, beta)
     }
 
     fn pack(self) -> u64 {
@@ -69,6 +62,26 @@ impl Entry {
             pass: (data >> 56) as u8,
         }
     }
+}
+
+/// What bounds `lower` and `upper` on a value say about a search within
+/// (`alpha`, `beta`): `Break` with the value when they settle it (a bound
+/// at or beyond the window, or both bounds equal), else `Continue` with
+/// the window narrowed to them.
+#[inline(always)]
+pub(crate) fn narrow(
+    lower: i32,
+    upper: i32,
+    alpha: i32,
+    beta: i32,
+) -> ControlFlow<i32, (i32, i32)> {
+    if lower >= beta {
+        return ControlFlow::Break(lower);
+    }
+    if upper <= alpha || lower == upper {
+        return ControlFlow::Break(upper);
+    }
+    ControlFlow::Continue((alpha.max(lower), beta.min(upper)))
 }
 
 /// One slot: the key XOR the packed entry, and the packed entry. An empty
