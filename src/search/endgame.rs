@@ -153,8 +153,7 @@ fn parity_groups(empty: u64) -> [u64; 8] {
 /// themselves unless next to another): for ordering only.
 #[inline(always)]
 fn beside(bits: u64) -> u64 {
-    const FILE_A: u64 = 0x0101_0101_0101_0101;
-    const FILE_H: u64 = 0x8080_8080_8080_8080;
+    use super::{FILE_A, FILE_H};
     let row = ((bits << 1) & !FILE_A) | ((bits >> 1) & !FILE_H);
     let wide = row | bits;
     row | (wide << 8) | (wide >> 8)
