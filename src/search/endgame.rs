@@ -6,13 +6,16 @@
 //! - two to `FEW` empties: the empty squares listed once, in the order of
 //!   the layer above, and tried in that order, with two empties written
 //!   out;
-//! - up to [`SMALL`] empties: plain alpha-beta over the empty squares, odd
+//! - at 5 empties: plain alpha-beta over the empty squares, odd
 //!   quadrants first, and within each parity the holes (no empty
 //!   neighbour) first, then the squares away from the corners;
-//! - above that: principal-variation search with a transposition table,
-//!   the best move of an earlier visit first, then fastest-first ordering
-//!   (fewest replies for the opponent), stability cut-offs, and enhanced
-//!   transposition cut-offs near the root;
+//! - at 6 ([`SMALL`]) empties: alpha-beta with the moves ordered fastest
+//!   first (fewest replies for the opponent);
+//! - above that: principal-variation search, the best move of an earlier
+//!   visit first, then fastest-first ordering, stability cut-offs, and
+//!   enhanced transposition cut-offs near the root;
+//! - bounds in a small table of the solver's own at 6–8 empties, which
+//!   stays in the cache, and in the shared transposition table above;
 //! - from 12 empties, the pattern evaluation of each child joins that
 //!   ordering (an evaluation counts as a node);
 //! - from 18 empties, moves are ordered by a shallow midgame search
@@ -45,6 +48,11 @@ use super::{Budget, BudgetCheck, SearchGeometry};
 
 /// Up to this many empties, the fast layers without a table are used.
 pub const SMALL: u32 = 6;
+/// At this many empties, the top of the table-less layers, the moves are
+/// ordered fastest first and bounds kept in the local table: over FFO
+/// #40–#49, 10 % fewer nodes than the parity order alone, in the same time
+/// (from 5 empties: 17 % fewer, but 8–12 % slower).
+const SORTED: u32 = SMALL;
 /// Up to this many empties, the empty squares are listed once and tried in
 /// that order, with no move generation.
 const FEW: u32 = 4;
@@ -160,9 +168,11 @@ fn beside(bits: u64) -> u64 {
 }
 
 /// From this many empties up to [`NO_TABLE`], where the shared table is
-/// not used, the exact pass keeps bounds in a small table of the solver's
-/// own, which stays in the cache (Egaroucid's local table).
-const LOCAL_FROM: u32 = 7;
+/// not used, the solver keeps exact bounds in a small table of its own,
+/// which stays in the cache (Egaroucid's local table). The selective
+/// passes use it too below [`SELECTIVE_NODE`], where their values are exact.
+const LOCAL_FROM: u32 = SORTED;
+const _: () = assert!(LOCAL_FROM < SELECTIVE_NODE && FEW < SORTED && SORTED <= SMALL);
 /// The local table's entries for each number of empties: 2^this.
 const LOCAL_BITS: u32 = 11;
 const LOCAL_SIZE: usize = ((NO_TABLE - LOCAL_FROM + 1) as usize) << LOCAL_BITS;
@@ -548,8 +558,9 @@ fn exact_value<G: SearchGeometry>(
                 }
             }
         }
-        let local = (!use_table && empties >= LOCAL_FROM && s.pass.is_none())
-            .then(|| local_slot(key, empties));
+        let exact = s.pass.is_none() || empties < SELECTIVE_NODE;
+        let local =
+            (!use_table && empties >= LOCAL_FROM && exact).then(|| local_slot(key, empties));
         if let Some(slot) = local {
             match s.local[slot].narrow(key, alpha, beta) {
                 ControlFlow::Break(value) => return value,
@@ -689,6 +700,9 @@ fn exact_value<G: SearchGeometry>(
         if empties <= FEW {
             return few(s, board, alpha, beta);
         }
+        if empties >= SORTED {
+            return sorted(s, board, alpha, beta, empties);
+        }
         s.nodes += 1;
         if let Some(upper) = stability_bound::<G>(board, alpha, empties)
             && upper <= alpha
@@ -728,6 +742,77 @@ fn exact_value<G: SearchGeometry>(
             return board.final_score();
         }
         -small(s, &board.pass(), -beta, -alpha, empties)
+    }
+
+    /// Alpha-beta from [`SORTED`] empties (unlimited discs): the moves
+    /// fastest first (fewest replies for the opponent, corners counted
+    /// twice; ties in the parity order), with the local table. No
+    /// selective cut reaches this deep, so its values are exact in every
+    /// pass.
+    #[inherit_target]
+    fn sorted<G: SearchGeometry>(
+        s: &mut Solver<'_, G>,
+        board: &Board,
+        mut alpha: i32,
+        mut beta: i32,
+        empties: u32,
+    ) -> i32 {
+        s.nodes += 1;
+        if let Some(upper) = stability_bound::<G>(board, alpha, empties) {
+            if upper <= alpha {
+                return upper;
+            }
+            beta = beta.min(upper);
+        }
+        let key = board.hash();
+        let slot = local_slot(key, empties);
+        match s.local[slot].narrow(key, alpha, beta) {
+            ControlFlow::Break(value) => return value,
+            ControlFlow::Continue(window) => (alpha, beta) = window,
+        }
+        let (alpha_in, beta_in) = (alpha, beta);
+        let mut children = [(0i32, *board); SMALL as usize];
+        let mut n = 0;
+        for group in parity_groups(board.empty) {
+            let mut rest = group;
+            while rest != 0 {
+                let index = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let Some(child) = play_if_legal::<G>(board, index) else {
+                    continue;
+                };
+                let replies = child.moves::<G>();
+                let priority = -((replies.count_ones() + (replies & CORNERS).count_ones()) as i32);
+                let mut j = n;
+                while j > 0 && children[j - 1].0 < priority {
+                    children[j] = children[j - 1];
+                    j -= 1;
+                }
+                children[j] = (priority, child);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            if board.opponent_moves::<G>() == 0 {
+                return board.final_score();
+            }
+            return -sorted(s, &board.pass(), -beta, -alpha, empties);
+        }
+        let mut best = -SCORE_MAX - 1;
+        for (_, child) in &children[..n] {
+            let value = -small(s, child, -beta, -alpha, empties - 1);
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        s.local[slot].store(key, alpha_in, beta_in, best);
+        best
     }
 
     /// The exact value of `board` with at most [`FEW`] empties (unlimited
