@@ -245,7 +245,7 @@ impl Table {
         } else {
             // Replace the shallowest entry, one from an older search first,
             // and of equally deep ones the first two passes' before the
-            // last pass's and exact ones (which rank alike here).
+            // later passes' and exact ones (which rank alike here).
             let score = |e: Entry| {
                 i32::from(e.depth) * 4
                     + i32::from(trust(e.pass).min(3))
