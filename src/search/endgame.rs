@@ -782,8 +782,7 @@ fn exact_value<G: SearchGeometry>(
                 let Some(child) = play_if_legal::<G>(board, index) else {
                     continue;
                 };
-                let replies = child.moves::<G>();
-                let priority = -((replies.count_ones() + (replies & CORNERS).count_ones()) as i32);
+                let priority = -weighted_replies(child.moves::<G>());
                 let mut j = n;
                 while j > 0 && children[j - 1].0 < priority {
                     children[j] = children[j - 1];
@@ -1001,6 +1000,13 @@ fn last_empty<G: SearchGeometry>(board: &Board, index: u8) -> i32 {
     }
 }
 
+/// The opponent's `replies` counted for fastest-first ordering (fewer
+/// first), corners twice.
+#[inline(always)]
+fn weighted_replies(replies: u64) -> i32 {
+    (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+}
+
 /// Move-ordering priority after playing `index` (higher first): few replies
 /// for the opponent (counting corners twice), corners, then parity and, deep
 /// in the tree, few empty squares next to our discs.
@@ -1011,8 +1017,7 @@ fn order_priority<G: SearchGeometry>(child: &Board, index: u8, empties: u32) -> 
         // The move ends the game: try wins first, losses last.
         return (1 << 28) + child.final_score().signum() * -(1 << 20);
     }
-    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-    let mut priority = -(mobility << 12);
+    let mut priority = -(weighted_replies(replies) << 12);
     if CORNERS & (1 << index) != 0 {
         priority += 1 << 10;
     }
