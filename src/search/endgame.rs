@@ -13,7 +13,8 @@
 //!   first (fewest replies for the opponent);
 //! - above that: principal-variation search, the best move of an earlier
 //!   visit first, then fastest-first ordering, stability cut-offs, and
-//!   enhanced transposition cut-offs near the root;
+//!   enhanced transposition cut-offs (the children's bounds looked up
+//!   before any is searched);
 //! - bounds in a small table of the solver's own at 6–8 empties, which
 //!   stays in the cache, and in the shared transposition table above;
 //! - from 12 empties, the pattern evaluation of each child joins that
@@ -57,7 +58,8 @@ const SORTED: u32 = SMALL;
 /// that order, with no move generation.
 const FEW: u32 = 4;
 /// From this many empties, move ordering uses the (slower) potential
-/// mobility too and enhanced transposition cut-offs are tried.
+/// mobility too and enhanced transposition cut-offs look up the children
+/// in the shared table (below, in the local table).
 const DEEP: u32 = 10;
 /// Up to this many empties the table is not used: probing costs more than
 /// the rare transposition saves.
@@ -577,39 +579,51 @@ fn exact_value<G: SearchGeometry>(
         }
         let mut list = MoveList::default();
         list_children::<G>(&mut list, board, moves);
-        if empties >= DEEP {
-            // Enhanced transposition cut-off: a child already known to
-            // refute. Its bucket is read into the cache first, while the
-            // other children are made (a prefetch waits for nothing).
+        let mut best = -SCORE_MAX - 1;
+        let mut best_move = NO_MOVE;
+        // Enhanced transposition cut-offs: the children's bounds, in the
+        // shared table from [`DEEP`] empties, in the local one (which is
+        // in the cache) for children of [`LOCAL_FROM`] to [`NO_TABLE`]
+        // empties. A child known to refute ends the search here; one known
+        // not to raise `alpha` is not searched (Egaroucid's local table).
+        let below = empties - 1;
+        let refuted = if empties >= DEEP {
+            // Each bucket read into the cache first, while the other
+            // children are made (a prefetch waits for nothing).
             match_target! {
                 "x86_64+avx2" => for candidate in &list.items {
                     s.table.prefetch(candidate.child.hash());
                 },
                 _ => {},
             }
-            for candidate in &list.items {
-                if let Some(entry) = s.table.probe(candidate.child.hash())
-                    && u32::from(entry.depth) == empties - 1
-                    && (entry.pass == 0 || entry.pass == tag)
-                    && -i32::from(entry.upper) >= beta
-                {
-                    let value = -i32::from(entry.upper);
-                    s.table.store_in_pass(
-                        key,
-                        depth,
-                        tag,
-                        alpha_in,
-                        beta_in,
-                        value,
-                        candidate.index,
-                    );
-                    return value;
-                }
+            let table = s.table;
+            known_children(&mut list, alpha, beta, &mut best, &mut best_move, |child| {
+                table
+                    .probe(child.hash())
+                    .filter(|e| u32::from(e.depth) == below && (e.pass == 0 || e.pass == tag))
+                    .map(|e| (e.lower.into(), e.upper.into()))
+            })
+        } else if (LOCAL_FROM..=NO_TABLE).contains(&below)
+            && (s.pass.is_none() || below < SELECTIVE_NODE)
+        {
+            let entries = &s.local;
+            known_children(&mut list, alpha, beta, &mut best, &mut best_move, |child| {
+                let key = child.hash();
+                let entry = entries[local_slot(key, below)];
+                (entry.key == key | 1).then(|| (entry.lower.into(), entry.upper.into()))
+            })
+        } else {
+            None
+        };
+        if let Some((value, index)) = refuted {
+            if use_table {
+                s.table
+                    .store_in_pass(key, depth, tag, alpha_in, beta_in, value, index);
+            } else if let Some(slot) = local {
+                s.local[slot].store(key, alpha_in, beta_in, value);
             }
+            return value;
         }
-
-        let mut best = -SCORE_MAX - 1;
-        let mut best_move = NO_MOVE;
         // The table's move first, and the others ranked only when it does
         // not refute: when it refutes, as it mostly does, ranking them (a
         // shallow search each from [`ORDER_BY_SEARCH`] empties) is wasted.
@@ -933,6 +947,41 @@ fn exact_value<G: SearchGeometry>(
     search(solver, board, alpha, beta)
 }
 
+/// Enhanced transposition cut-offs over `list`, the children of a node
+/// searched within (`alpha`, `beta`): `bounds` gives what a table knows of
+/// a child's value (lower, upper; from the child's side). The first child
+/// known to refute is returned with its value; the children known not to
+/// raise `alpha` leave the list, their bound kept in `best` (fail-soft).
+#[inline(always)]
+fn known_children(
+    list: &mut MoveList,
+    alpha: i32,
+    beta: i32,
+    best: &mut i32,
+    best_move: &mut u8,
+    mut bounds: impl FnMut(&Board) -> Option<(i32, i32)>,
+) -> Option<(i32, u8)> {
+    let mut k = 0;
+    while k < list.items.len() {
+        let candidate = list.items[k];
+        if let Some((child_lower, child_upper)) = bounds(&candidate.child) {
+            let (lower, upper) = (-child_upper, -child_lower);
+            if lower >= beta {
+                return Some((lower, candidate.index));
+            }
+            if upper <= alpha {
+                if upper > *best {
+                    (*best, *best_move) = (upper, candidate.index);
+                }
+                list.items.remove(k);
+                continue;
+            }
+        }
+        k += 1;
+    }
+    None
+}
+
 /// Stability cut-off: the other side keeps its stable discs, so the side
 /// to move scores at most the squares less twice those. Computing them
 /// costs more than most nodes, so it is done only where the bound may
@@ -1093,6 +1142,54 @@ mod tests {
                 (board.empties() == empties && board.moves::<Plane>() != 0).then_some(board)
             })
             .collect()
+    }
+
+    #[test]
+    fn known_children_refute_or_leave_the_list_by_their_bounds() {
+        let board = boards(20, 1..=40)
+            .into_iter()
+            .find(|b| b.moves::<Plane>().count_ones() >= 4)
+            .expect("a board with four moves");
+        let mut list = MoveList::default();
+        list_children::<Plane>(&mut list, &board, board.moves::<Plane>());
+        let squares: Vec<u8> = list.items.iter().map(|c| c.index).collect();
+        let child_of = |index: u8| list.items.iter().find(|c| c.index == index).unwrap().child;
+        // From the children's side: the first two cannot raise alpha 0 (their
+        // values are at least 4 and 2 for the opponent), the third is unknown.
+        let bounds = [(4, 10), (2, 64)];
+        let known = |child: &Board| {
+            (0..2)
+                .find(|&k| child_of(squares[k]) == *child)
+                .map(|k| bounds[k])
+        };
+        let (mut best, mut best_move) = (-SCORE_MAX - 1, NO_MOVE);
+        let mut pruned = MoveList {
+            items: list.items.clone(),
+        };
+        assert_eq!(
+            known_children(&mut pruned, 0, 8, &mut best, &mut best_move, known),
+            None
+        );
+        assert_eq!(pruned.items.len(), squares.len() - 2);
+        assert!(
+            pruned
+                .items
+                .iter()
+                .all(|c| c.index != squares[0] && c.index != squares[1])
+        );
+        // The best bound so far is the larger upper bound, -2, by the second.
+        assert_eq!((best, best_move), (-2, squares[1]));
+
+        // A child worth at most -8 for the opponent refutes beta 6.
+        let refuting = |child: &Board| (child_of(squares[2]) == *child).then_some((-64, -8));
+        let (mut best, mut best_move) = (-SCORE_MAX - 1, NO_MOVE);
+        let mut all = MoveList {
+            items: list.items.clone(),
+        };
+        assert_eq!(
+            known_children(&mut all, 0, 6, &mut best, &mut best_move, refuting),
+            Some((8, squares[2]))
+        );
     }
 
     /// The value of a plain exact search, without selective passes.
