@@ -7,6 +7,8 @@ use clap::Parser;
 use reversi::cli::{Cli, run};
 
 fn main() -> ExitCode {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    reversi::platform::huge_pages::restart_with_huge_pages();
     let cli = Cli::parse();
     // Diagnostics go to standard error, quiet unless RUST_LOG asks for more.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {

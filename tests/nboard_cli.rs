@@ -30,9 +30,12 @@ impl Engine {
     }
 
     fn start_with(args: &[&str]) -> Engine {
-        let mut child = support::reversi()
-            .arg("nboard")
-            .args(args)
+        Engine::start_command(support::reversi().arg("nboard").args(args))
+    }
+
+    /// Starts `command`, a `reversi nboard` with its arguments.
+    fn start_command(command: &mut std::process::Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -457,4 +460,88 @@ fn levels_8_to_10_open_from_the_book_unless_told_not_to() {
     assert!(nodes > 0);
     let (nodes, _) = opening_answer(&["--level", "7"]);
     assert!(nodes > 0);
+}
+
+/// The mode of transparent huge pages in force on this machine (`always`,
+/// `madvise`, `never`), if the system says.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn huge_page_mode() -> Option<String> {
+    let text = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").ok()?;
+    let start = text.find('[')? + 1;
+    Some(text[start..start + text[start..].find(']')?].to_string())
+}
+
+/// A running engine's environment variable `name`, read from `/proc`.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn environment_of(engine: &Engine, name: &str) -> Option<String> {
+    let environ = std::fs::read(format!("/proc/{}/environ", engine.child.id())).unwrap();
+    environ
+        .split(|&b| b == 0)
+        .filter_map(|entry| std::str::from_utf8(entry).ok())
+        .find_map(|entry| entry.strip_prefix(&format!("{name}=")).map(str::to_string))
+}
+
+/// A running engine's memory in transparent huge pages, in KiB.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn huge_page_kib(engine: &Engine) -> u64 {
+    let rollup = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", engine.child.id()))
+        .expect("the engine's memory map");
+    rollup
+        .lines()
+        .find_map(|line| line.strip_prefix("AnonHugePages:"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .expect("an AnonHugePages line")
+}
+
+/// Starts an engine with `tunables` as `GLIBC_TUNABLES` (`None`: unset),
+/// and has it solve 18 empties, its tables in use.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn engine_after_a_solve(tunables: Option<&str>) -> Engine {
+    let mut command = support::reversi();
+    match tunables {
+        Some(value) => command.env("GLIBC_TUNABLES", value),
+        None => command.env_remove("GLIBC_TUNABLES"),
+    };
+    let mut engine = Engine::start_command(command.arg("nboard"));
+    engine.send("nboard 2");
+    assert_eq!(engine.next(), "set myname Reversi");
+    engine.send("set depth 20");
+    engine.send(&format!("set game {}", cut(42)));
+    engine.send("go");
+    engine.until("===");
+    engine
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_engine_restarts_itself_so_that_its_tables_get_huge_pages() {
+    let engine = engine_after_a_solve(None);
+    if huge_page_mode().as_deref() == Some("madvise") {
+        assert_eq!(
+            environment_of(&engine, "GLIBC_TUNABLES").as_deref(),
+            Some("glibc.malloc.hugetlb=1")
+        );
+        // Its two tables, 64 MiB, would be 32 huge pages: most are.
+        assert!(
+            huge_page_kib(&engine) >= 16 * 2048,
+            "{} KiB",
+            huge_page_kib(&engine)
+        );
+    } else {
+        // Every page is huge already, or none can be: no restart.
+        assert_eq!(environment_of(&engine, "GLIBC_TUNABLES"), None);
+    }
+    // Set by the user, even empty, the tunables are left as they are.
+    let engine = engine_after_a_solve(Some(""));
+    assert_eq!(
+        environment_of(&engine, "GLIBC_TUNABLES").as_deref(),
+        Some("")
+    );
+    if huge_page_mode().as_deref() == Some("madvise") {
+        assert!(
+            huge_page_kib(&engine) < 16 * 2048,
+            "{} KiB",
+            huge_page_kib(&engine)
+        );
+    }
 }

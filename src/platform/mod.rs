@@ -16,6 +16,8 @@ pub use web_time::{Instant, SystemTime, UNIX_EPOCH};
 use crate::thinking::{ThinkAnswer, ThinkError, ThinkJob};
 
 mod clock;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub mod huge_pages;
 pub(crate) mod sound;
 mod tasks;
 #[cfg(target_arch = "wasm32")]
