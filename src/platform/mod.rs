@@ -8,6 +8,9 @@
 //!
 //! Searches: natively on a background thread at a lower priority; in the
 //! browser, which has one thread per page, in a Web Worker (`web`, in the browser build).
+//!
+//! Memory: on Linux with glibc, huge pages for the search tables
+//! ([`huge_pages`], which `main` calls first).
 
 use std::sync::mpsc;
 
