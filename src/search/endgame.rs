@@ -209,10 +209,10 @@ impl LocalEntry {
     /// window narrowed.
     #[inline(always)]
     fn narrow(&self, key: u64, alpha: i32, beta: i32) -> ControlFlow<i32, (i32, i32)> {
-        if self.key != key | 1 {
-            return ControlFlow::Continue((alpha, beta));
+        match self.bounds(key) {
+            Some((lower, upper)) => transposition::narrow(lower, upper, alpha, beta),
+            None => ControlFlow::Continue((alpha, beta)),
         }
-        transposition::narrow(self.lower.into(), self.upper.into(), alpha, beta)
     }
 
     /// The bounds (lower, upper) the entry holds for `key`, if it is
@@ -723,8 +723,8 @@ fn exact_value<G: SearchGeometry>(
     fn small<G: SearchGeometry>(
         s: &mut Solver<'_, G>,
         board: &Board,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         empties: u32,
     ) -> i32 {
         if empties <= FEW {
@@ -733,18 +733,10 @@ fn exact_value<G: SearchGeometry>(
         if empties >= SORTED {
             return sorted(s, board, alpha, beta, empties);
         }
-        s.nodes += 1;
-        if let Some(upper) = stability_bound::<G>(board, alpha, empties)
-            && upper <= alpha
-        {
-            return upper;
-        }
-        let key = board.hash();
-        let slot = local_slot(key, empties);
-        match s.local[slot].narrow(key, alpha, beta) {
+        let (key, slot, mut alpha, beta) = match local_node(s, board, alpha, beta, empties) {
             ControlFlow::Break(value) => return value,
-            ControlFlow::Continue(window) => (alpha, beta) = window,
-        }
+            ControlFlow::Continue(node) => node,
+        };
         let (alpha_in, beta_in) = (alpha, beta);
         let value = 'search: {
             let mut best = -SCORE_MAX - 1;
@@ -794,23 +786,14 @@ fn exact_value<G: SearchGeometry>(
     fn sorted<G: SearchGeometry>(
         s: &mut Solver<'_, G>,
         board: &Board,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         empties: u32,
     ) -> i32 {
-        s.nodes += 1;
-        if let Some(upper) = stability_bound::<G>(board, alpha, empties) {
-            if upper <= alpha {
-                return upper;
-            }
-            beta = beta.min(upper);
-        }
-        let key = board.hash();
-        let slot = local_slot(key, empties);
-        match s.local[slot].narrow(key, alpha, beta) {
+        let (key, slot, mut alpha, beta) = match local_node(s, board, alpha, beta, empties) {
             ControlFlow::Break(value) => return value,
-            ControlFlow::Continue(window) => (alpha, beta) = window,
-        }
+            ControlFlow::Continue(node) => node,
+        };
         let (alpha_in, beta_in) = (alpha, beta);
         let mut children = [(0i32, *board); SMALL as usize];
         let mut n = 0;
@@ -988,6 +971,32 @@ fn exact_value<G: SearchGeometry>(
     }
 
     search(solver, board, alpha, beta)
+}
+
+/// The start of a node of the layers that keep their bounds in the local
+/// table ([`LOCAL_FROM`] to [`SORTED`] empties): counts it, then tries the
+/// stability cut-off and the board's local entry. `Break` with the value
+/// when they settle it; else the board's key, its slot and the window
+/// (`alpha`, `beta`) narrowed.
+#[inline(always)]
+fn local_node<G: SearchGeometry>(
+    s: &mut Solver<'_, G>,
+    board: &Board,
+    alpha: i32,
+    mut beta: i32,
+    empties: u32,
+) -> ControlFlow<i32, (u64, usize, i32, i32)> {
+    s.nodes += 1;
+    if let Some(upper) = stability_bound::<G>(board, alpha, empties) {
+        if upper <= alpha {
+            return ControlFlow::Break(upper);
+        }
+        beta = beta.min(upper);
+    }
+    let key = board.hash();
+    let slot = local_slot(key, empties);
+    let (alpha, beta) = s.local[slot].narrow(key, alpha, beta)?;
+    ControlFlow::Continue((key, slot, alpha, beta))
 }
 
 /// Enhanced transposition cut-offs over `list`, the children of a node
