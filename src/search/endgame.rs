@@ -745,14 +745,10 @@ fn exact_value<G: SearchGeometry>(
                 while rest != 0 {
                     let index = rest.trailing_zeros() as u8;
                     rest &= rest - 1;
-                    if G::adjacent(index) & board.opponent == 0 {
+                    let Some(child) = play_if_legal::<G>(board, index) else {
                         continue;
-                    }
-                    let flips = G::flips(board.player, board.opponent, index);
-                    if flips == 0 {
-                        continue;
-                    }
-                    let value = -small(s, &board.play(index, flips), -beta, -alpha, empties - 1);
+                    };
+                    let value = -small(s, &child, -beta, -alpha, empties - 1);
                     if value > best {
                         best = value;
                         if value > alpha {
