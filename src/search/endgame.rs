@@ -339,8 +339,15 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         if self.aborted {
             return None;
         }
-        // The exact pass: a window around the guess, widened on the side
-        // the value falls (fail-soft: the value found bounds it).
+        // The exact pass, around the last selective pass's value.
+        let value = self.around(board, guess);
+        (!self.aborted).then_some(value)
+    }
+
+    /// The value of `board` searched first within a narrow window around
+    /// `guess`, then again on the side where the value fell (fail-soft:
+    /// the first search's value bounds the second's window).
+    fn around(&mut self, board: &Board, guess: i32) -> i32 {
         let (alpha, beta) = (
             (guess - ASPIRATION).max(-SCORE_MAX),
             (guess + ASPIRATION).min(SCORE_MAX),
@@ -351,7 +358,7 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         } else if value >= beta && beta < SCORE_MAX {
             value = self.search(board, value - 1, SCORE_MAX);
         }
-        (!self.aborted).then_some(value)
+        value
     }
 
     /// The selective passes over a root with at least [`SELECTIVE_ROOT`]
@@ -365,14 +372,20 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
         }
         let moves = board.moves::<G>();
         let mut guess = 0;
-        for pass in PASSES {
+        for (k, pass) in PASSES.into_iter().enumerate() {
             self.pass = Some(pass);
-            guess = self.search(board, -SCORE_MAX, SCORE_MAX);
+            // The first pass over the full window, each later one around
+            // the value of the one before, as the exact pass is.
+            guess = if k == 0 {
+                self.search(board, -SCORE_MAX, SCORE_MAX)
+            } else {
+                self.around(board, guess)
+            };
             if self.aborted {
                 break;
             }
-            // The root's entry holds the pass's move (a full window is
-            // never cut short before the root stores it).
+            // The root's entry holds the pass's move: a node stores the
+            // move of its best value however its search ends.
             self.selective = self.stored_move(board, moves).map(|m| (guess, m));
         }
         self.pass = None;
