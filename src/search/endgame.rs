@@ -384,8 +384,10 @@ impl<'a, G: SearchGeometry> Solver<'a, G> {
             if self.aborted {
                 break;
             }
-            // The root's entry holds the pass's move: a node stores the
-            // move of its best value however its search ends.
+            // The root's entry holds the move of the last pass that
+            // stored one: a node stores the move of its best value
+            // however its search ends, unless a probable cut settles the
+            // root itself (a narrow window allows that, the full one not).
             self.selective = self.stored_move(board, moves).map(|m| (guess, m));
         }
         self.pass = None;
