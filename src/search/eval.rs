@@ -25,6 +25,7 @@ use std::sync::OnceLock;
 
 use super::SearchGeometry;
 use super::board::Board;
+use super::pattern_readings::Readings;
 use super::patterns::PatternWeights;
 
 /// Number of scalar features.
@@ -442,6 +443,16 @@ pub fn features<G: SearchGeometry>(board: &Board) -> Features {
 pub fn evaluate<G: SearchGeometry>(board: &Board) -> i32 {
     match pattern_weights::<G>(board) {
         Some(patterns) => patterns.evaluate::<G>(board),
+        None => weights().value(&features::<G>(board)),
+    }
+}
+
+/// [`evaluate`] with the pattern readings kept up to date by the search
+/// (ignored where the patterns do not apply).
+#[inline(always)]
+pub(crate) fn evaluate_with<G: SearchGeometry>(board: &Board, readings: &Readings) -> i32 {
+    match pattern_weights::<G>(board) {
+        Some(patterns) => patterns.evaluate_with::<G>(board, readings),
         None => weights().value(&features::<G>(board)),
     }
 }

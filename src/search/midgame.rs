@@ -11,7 +11,8 @@ use multiversion::{inherit_target, multiversion, target::match_target};
 
 use super::board::Board;
 use super::endgame::MoveList;
-use super::eval::evaluate;
+use super::eval::evaluate_with;
+use super::pattern_readings::Readings;
 use super::probcut;
 use super::transposition::{NO_MOVE, Table};
 use super::{Budget, BudgetCheck, SearchGeometry};
@@ -79,17 +80,20 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
         let mut best = -INFINITY;
         let mut best_index = 0;
         let mut values = vec![-INFINITY; moves.len()];
+        let readings = Readings::new(board.player, board.opponent);
         for (k, &(index, _)) in moves.iter().enumerate() {
-            let child = board.play(index, G::flips(board.player, board.opponent, index));
+            let flips = G::flips(board.player, board.opponent, index);
+            let child = board.play(index, flips);
+            let child_readings = next_readings::<G>(&readings, index, flips);
             let shift = noise(index);
             // Noise shifts this move's value, so search it against a shifted window.
             let (a, b) = (alpha - shift, beta - shift);
             let value = if k == 0 {
-                -self.pvs(&child, depth - 1, -b, -a)
+                -midgame_value(self, &child, &child_readings, depth - 1, -b, -a)
             } else {
-                let probe = -self.pvs(&child, depth - 1, -a - 1, -a);
+                let probe = -midgame_value(self, &child, &child_readings, depth - 1, -a - 1, -a);
                 if probe > a && probe < b {
-                    -self.pvs(&child, depth - 1, -b, -probe)
+                    -midgame_value(self, &child, &child_readings, depth - 1, -b, -probe)
                 } else {
                     probe
                 }
@@ -116,7 +120,19 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
 
     /// The value of `board` searched to `depth` within (`alpha`, `beta`).
     pub fn pvs(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
-        midgame_value(self, board, depth, alpha, beta)
+        let readings = Readings::new(board.player, board.opponent);
+        midgame_value(self, board, &readings, depth, alpha, beta)
+    }
+}
+
+/// The pattern readings after a move, kept only on the plane (the other
+/// geometries use the linear evaluation, which reads none).
+#[inline(always)]
+fn next_readings<G: SearchGeometry>(readings: &Readings, index: u8, flips: u64) -> Readings {
+    if G::PLANE {
+        readings.play(index, flips)
+    } else {
+        *readings
     }
 }
 
@@ -127,6 +143,7 @@ impl<'a, G: SearchGeometry> Midgame<'a, G> {
 fn midgame_value<G: SearchGeometry>(
     search: &mut Midgame<'_, G>,
     board: &Board,
+    readings: &Readings,
     depth: u32,
     alpha: i32,
     beta: i32,
@@ -139,6 +156,7 @@ fn midgame_value<G: SearchGeometry>(
     fn probcut<G: SearchGeometry>(
         s: &mut Midgame<'_, G>,
         board: &Board,
+        readings: &Readings,
         depth: u32,
         alpha: i32,
         beta: i32,
@@ -151,14 +169,14 @@ fn midgame_value<G: SearchGeometry>(
         let shallow = probcut::shallow_depth(depth);
         let high = beta + margin;
         if high <= probcut::MAX_VALUE {
-            let value = pvs(s, board, shallow, high - 1, high);
+            let value = pvs(s, board, readings, shallow, high - 1, high);
             if value >= high {
                 return Some(beta);
             }
         }
         let low = alpha - margin;
         if low >= -probcut::MAX_VALUE {
-            let value = pvs(s, board, shallow, low, low + 1);
+            let value = pvs(s, board, readings, shallow, low, low + 1);
             if value <= low {
                 return Some(alpha);
             }
@@ -171,6 +189,7 @@ fn midgame_value<G: SearchGeometry>(
     fn pvs<G: SearchGeometry>(
         s: &mut Midgame<'_, G>,
         board: &Board,
+        readings: &Readings,
         depth: u32,
         mut alpha: i32,
         mut beta: i32,
@@ -188,10 +207,10 @@ fn midgame_value<G: SearchGeometry>(
                 return board.final_score() * EXACT_SCALE;
             }
             // A pass costs no depth: it is forced.
-            return -pvs(s, &board.pass(), depth, -beta, -alpha);
+            return -pvs(s, &board.pass(), &readings.pass(), depth, -beta, -alpha);
         }
         if depth == 0 {
-            return static_value::<G>(board);
+            return static_value::<G>(board, readings);
         }
         if depth == 1 {
             // The leaves' parent: no table, no ordering.
@@ -200,12 +219,13 @@ fn midgame_value<G: SearchGeometry>(
             while rest != 0 {
                 let index = rest.trailing_zeros() as u8;
                 rest &= rest - 1;
-                let child = board.play(index, G::flips(board.player, board.opponent, index));
+                let flips = G::flips(board.player, board.opponent, index);
+                let child = board.play(index, flips);
                 s.nodes += 1;
                 let value = if child.moves::<G>() == 0 && child.opponent_moves::<G>() == 0 {
                     -child.final_score() * EXACT_SCALE
                 } else {
-                    -static_value::<G>(&child)
+                    -static_value::<G>(&child, &next_readings::<G>(readings, index, flips))
                 };
                 if value > best {
                     best = value;
@@ -228,7 +248,7 @@ fn midgame_value<G: SearchGeometry>(
                 }
             }
         }
-        if let Some(cut) = probcut(s, board, depth, alpha, beta) {
+        if let Some(cut) = probcut(s, board, readings, depth, alpha, beta) {
             return cut;
         }
         if s.aborted {
@@ -250,18 +270,28 @@ fn midgame_value<G: SearchGeometry>(
         let ranked_from = list.items.len();
         for k in 0.. {
             if k == ranked_from {
-                list_ranked::<G>(s.table, &mut list, board, moves & !hash_bit, depth);
+                list_ranked::<G>(
+                    s.table,
+                    &mut list,
+                    board,
+                    readings,
+                    moves & !hash_bit,
+                    depth,
+                );
             }
             let Some(&candidate) = list.items.get(k) else {
                 break;
             };
             let child = candidate.child;
+            // The move's flips: the other side's discs it turned.
+            let flips = board.opponent & !child.player;
+            let child_readings = next_readings::<G>(readings, candidate.index, flips);
             let value = if k == 0 {
-                -pvs(s, &child, depth - 1, -beta, -alpha)
+                -pvs(s, &child, &child_readings, depth - 1, -beta, -alpha)
             } else {
-                let probe = -pvs(s, &child, depth - 1, -alpha - 1, -alpha);
+                let probe = -pvs(s, &child, &child_readings, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta {
-                    -pvs(s, &child, depth - 1, -beta, -probe)
+                    -pvs(s, &child, &child_readings, depth - 1, -beta, -probe)
                 } else {
                     probe
                 }
@@ -293,6 +323,7 @@ fn midgame_value<G: SearchGeometry>(
         table: &Table,
         list: &mut MoveList,
         board: &Board,
+        readings: &Readings,
         moves: u64,
         depth: u32,
     ) {
@@ -300,7 +331,8 @@ fn midgame_value<G: SearchGeometry>(
         while rest != 0 {
             let index = rest.trailing_zeros() as u8;
             rest &= rest - 1;
-            let child = board.play(index, G::flips(board.player, board.opponent, index));
+            let flips = G::flips(board.player, board.opponent, index);
+            let child = board.play(index, flips);
             if depth >= 3 {
                 // The child will probe the table: its bucket is read into
                 // the cache while the others are made and evaluated.
@@ -311,7 +343,7 @@ fn midgame_value<G: SearchGeometry>(
                 }
             }
             let priority = if depth >= 3 {
-                -static_value::<G>(&child)
+                -static_value::<G>(&child, &next_readings::<G>(readings, index, flips))
             } else {
                 -(child.moves::<G>().count_ones() as i32)
             };
@@ -322,11 +354,11 @@ fn midgame_value<G: SearchGeometry>(
 
     /// The static evaluation, compiled with this copy's instruction set.
     #[inherit_target]
-    fn static_value<G: SearchGeometry>(board: &Board) -> i32 {
-        evaluate::<G>(board)
+    fn static_value<G: SearchGeometry>(board: &Board, readings: &Readings) -> i32 {
+        evaluate_with::<G>(board, readings)
     }
 
-    pvs(search, board, depth, alpha, beta)
+    pvs(search, board, readings, depth, alpha, beta)
 }
 
 #[cfg(test)]
@@ -335,6 +367,7 @@ mod tests {
     use crate::engine::Rules;
     use crate::engine::topology::{Geometry, Plane};
     use crate::random_player::random_opening;
+    use crate::search::eval::evaluate;
 
     /// The value the search defines, written out without a table, windows
     /// or ordering: a pass costs no depth, and the leaves' parent values a

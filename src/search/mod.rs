@@ -43,6 +43,7 @@ pub mod midgame;
 pub(crate) mod move_values;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod parallel_solve;
+pub(crate) mod pattern_readings;
 pub mod patterns;
 pub mod probcut;
 pub(crate) mod stability;

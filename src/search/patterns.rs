@@ -28,6 +28,7 @@ use sha2::{Digest, Sha256};
 
 use super::SearchGeometry;
 use super::board::Board;
+use super::pattern_readings::Readings;
 use super::symmetry::{mirror, transpose};
 
 /// Weight sets: one for every two empties (0–1, 2–3, …, 58–60).
@@ -152,7 +153,6 @@ const COUNT_PAIRS: [CountPair; 3] = [
 
 /// Which family each of the 46 readings belongs to, in reading order
 /// (the order [`Features::indices`] uses).
-#[cfg(test)]
 const INSTANCE_FAMILY: [u8; READINGS] = [
     0, 0, 0, 0, // edges
     1, 1, 1, 1, // 3×3 corners
@@ -190,6 +190,17 @@ const FAMILY_OFFSET: [usize; 11] = {
     while f < 11 {
         out[f] = out[f - 1] + FAMILY_SIZE[f - 1];
         f += 1;
+    }
+    out
+};
+
+/// Where each reading's family starts in a phase's full table.
+pub(crate) const READING_OFFSET: [u32; READINGS] = {
+    let mut out = [0; READINGS];
+    let mut k = 0;
+    while k < READINGS {
+        out[k] = FAMILY_OFFSET[INSTANCE_FAMILY[k] as usize] as u32;
+        k += 1;
     }
     out
 };
@@ -406,6 +417,18 @@ pub fn indices(player: u64, opponent: u64) -> [u32; READINGS] {
 /// The features of `board` (side to move's view) on the plane.
 #[inline(always)]
 pub fn features<G: SearchGeometry>(board: &Board) -> Features {
+    features_with::<G>(board, indices(board.player, board.opponent))
+}
+
+/// The features of `board` whose pattern readings' entries are `readings`
+/// (as [`indices`] gives them, or [`Readings::indices`] keeps them).
+///
+/// [`Readings::indices`]: super::pattern_readings::Readings::indices
+#[inline(always)]
+pub(crate) fn features_with<G: SearchGeometry>(
+    board: &Board,
+    readings: [u32; READINGS],
+) -> Features {
     let (p, o, e) = (board.player, board.opponent, board.empty);
     let (moves, replies) = (
         board.moves::<G>().count_ones(),
@@ -418,7 +441,7 @@ pub fn features<G: SearchGeometry>(board: &Board) -> Features {
     let empties = e.count_ones();
     let parity = if empties % 2 == 1 { 1 } else { -1 };
     let mut all = [0u32; INSTANCES];
-    all[..READINGS].copy_from_slice(&indices(p, o));
+    all[..READINGS].copy_from_slice(&readings);
     all[READINGS] = count_entry(0, moves, replies);
     all[READINGS + 1] = count_entry(1, potential, potential_replies);
     all[READINGS + 2] = count_entry(2, p.count_ones(), o.count_ones());
@@ -715,6 +738,17 @@ impl PatternWeights {
     #[inline(always)]
     pub fn evaluate<G: SearchGeometry>(&self, board: &Board) -> i32 {
         self.value(&features::<G>(board))
+    }
+
+    /// The evaluation of `board` for the side to move, its pattern
+    /// readings kept up to date by the search.
+    #[inline(always)]
+    pub(crate) fn evaluate_with<G: SearchGeometry>(
+        &self,
+        board: &Board,
+        readings: &Readings,
+    ) -> i32 {
+        self.value(&features_with::<G>(board, readings.indices()))
     }
 }
 
