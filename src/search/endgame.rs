@@ -43,8 +43,9 @@ use std::ops::ControlFlow;
 use multiversion::{inherit_target, multiversion, target::match_target};
 
 use super::board::Board;
-use super::eval::evaluate;
+use super::eval::{evaluate, evaluate_with};
 use super::midgame::{self, Midgame};
+use super::pattern_readings::Readings;
 use super::transposition::{self, NO_MOVE, Table};
 use super::{Budget, BudgetCheck, SearchGeometry};
 
@@ -469,7 +470,7 @@ pub(crate) fn order_moves<G: SearchGeometry>(
     hash_move: u8,
 ) {
     list_children::<G>(list, board, moves);
-    rank_moves(s, list, empties, -SCORE_MAX, hash_move);
+    rank_moves(s, list, board, empties, -SCORE_MAX, hash_move);
 }
 
 /// Fills `list` with the children of `board` (whose legal moves are
@@ -486,13 +487,14 @@ fn list_children<G: SearchGeometry>(list: &mut MoveList, board: &Board, moves: u
     }
 }
 
-/// Ranks the children in `list` (of a board with `empties` empties), best
-/// first: `hash_move`, then by a shallow search or by the ordering
+/// Ranks the children in `list` (of `board`, with `empties` empties),
+/// best first: `hash_move`, then by a shallow search or by the ordering
 /// heuristics.
 #[inline(always)]
 fn rank_moves<G: SearchGeometry>(
     s: &mut Solver<'_, G>,
     list: &mut MoveList,
+    board: &Board,
     empties: u32,
     alpha: i32,
     hash_move: u8,
@@ -500,6 +502,10 @@ fn rank_moves<G: SearchGeometry>(
     // Moves worth less than `alpha` less a margin are ranked among
     // themselves by bounds only: their shallow searches stop at the bound.
     let floor = ((alpha - ORDER_MARGIN) * 100).max(-midgame::INFINITY);
+    // The children's pattern readings are the parent's updated by each
+    // move, read once for all of them.
+    let readings = (G::PLANE && (ORDER_BY_EVALUATION..ORDER_BY_SEARCH).contains(&empties))
+        .then(|| Readings::new(board.player, board.opponent));
     for candidate in &mut list.items {
         let (index, child) = (candidate.index, &candidate.child);
         candidate.priority = if index == hash_move {
@@ -512,7 +518,14 @@ fn rank_moves<G: SearchGeometry>(
             // the evaluation (4096 / 6 hundredths); dividing by 8 made as
             // few nodes, by 4, 16 or 32 more (design chapter).
             s.nodes += 1;
-            order_priority::<G>(child, index, empties) / 6 - evaluate::<G>(child)
+            let value = match &readings {
+                // The move's flips: the other side's discs it turned.
+                Some(r) => {
+                    evaluate_with::<G>(child, &r.play(index, board.opponent & !child.player))
+                }
+                None => evaluate::<G>(child),
+            };
+            order_priority::<G>(child, index, empties) / 6 - value
         } else {
             order_priority::<G>(child, index, empties)
         };
@@ -662,7 +675,7 @@ fn exact_value<G: SearchGeometry>(
         }
         for k in 0..list.items.len() {
             if k == ranked_from {
-                rank_moves(s, &mut list, empties, alpha, hash_move);
+                rank_moves(s, &mut list, board, empties, alpha, hash_move);
             }
             let candidate = list.items[k];
             let child = candidate.child;

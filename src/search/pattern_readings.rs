@@ -69,6 +69,7 @@ impl std::fmt::Debug for Readings {
 impl Readings {
     /// The readings of a board with `player` to move and `opponent`'s
     /// discs, read from scratch.
+    #[inline(always)]
     pub fn new(player: u64, opponent: u64) -> Readings {
         let digits = square_digits();
         let (mut mine, mut theirs) = ([0u16; LANES], [0u16; LANES]);
