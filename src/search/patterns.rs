@@ -1,7 +1,10 @@
 //! The pattern evaluation: the kind of evaluation the strongest Othello
-//! programs use. A board is read through 46 overlapping patterns in eleven
-//! families (each edge with its two X-squares, the 3×3 and 2×5 corner
-//! blocks, the second to fourth lines, the diagonals of length 4 to 8);
+//! programs use. A board is read through 74 overlapping patterns in
+//! eighteen families (each edge with its two X-squares, the 3×3 and 2×5
+//! corner blocks, the second to fourth lines, the diagonals of length 4 to
+//! 8, and Egaroucid's ten-square shapes: the corner triangle, narrow
+//! triangle, cross and fish, the edge with a block, with its Y-squares and
+//! the anvil);
 //! each pattern's configuration of its squares (empty, mine, theirs) picks
 //! a learned weight. Three pairs of counts pick a weight each as well, so
 //! their effect need not be linear: the moves each side has, the empty
@@ -34,7 +37,7 @@ use super::symmetry::{mirror, transpose};
 /// Weight sets: one for every two empties (0–1, 2–3, …, 58–60).
 pub const PHASES: usize = 30;
 /// Pattern readings per board.
-pub const READINGS: usize = 46;
+pub const READINGS: usize = 46 + 4 * (FAMILY_COUNT - FAST_FAMILIES);
 /// Table entries a board reads: its pattern readings, then one entry for
 /// each of three pairs of counts (legal moves, potential mobility, discs).
 pub const INSTANCES: usize = READINGS + COUNT_PAIRS.len();
@@ -68,7 +71,7 @@ struct Family {
 const REVERSE_8: &[u8] = &[7, 6, 5, 4, 3, 2, 1, 0];
 
 /// The families, in table order.
-const FAMILIES: [Family; 11] = [
+const FAMILIES: [Family; FAMILY_COUNT] = [
     Family {
         name: "edge+2x",
         squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
@@ -124,7 +127,99 @@ const FAMILIES: [Family; 11] = [
         squares: &[4, 13, 22, 31],
         mirror: Some(&[3, 2, 1, 0]),
     },
+    Family {
+        name: "triangle",
+        squares: &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24],
+        mirror: Some(&[0, 4, 7, 9, 1, 5, 8, 2, 6, 3]),
+    },
+    Family {
+        name: "corner+block",
+        squares: &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13],
+        mirror: Some(&[5, 4, 3, 2, 1, 0, 9, 8, 7, 6]),
+    },
+    Family {
+        name: "cross",
+        squares: &[0, 1, 8, 9, 10, 17, 18, 19, 26, 27],
+        mirror: Some(&[0, 2, 1, 3, 5, 4, 6, 8, 7, 9]),
+    },
+    Family {
+        name: "edge+y",
+        squares: &[0, 1, 2, 3, 4, 5, 6, 7, 10, 13],
+        mirror: Some(&[7, 6, 5, 4, 3, 2, 1, 0, 9, 8]),
+    },
+    Family {
+        name: "narrow-triangle",
+        squares: &[0, 1, 2, 3, 4, 8, 9, 16, 24, 32],
+        mirror: Some(&[0, 5, 7, 8, 9, 1, 6, 2, 3, 4]),
+    },
+    Family {
+        name: "fish",
+        squares: &[0, 1, 8, 9, 10, 11, 17, 18, 25, 27],
+        mirror: Some(&[0, 2, 1, 3, 6, 8, 4, 7, 5, 9]),
+    },
+    Family {
+        name: "anvil",
+        squares: &[2, 3, 4, 5, 11, 12, 18, 19, 20, 21],
+        mirror: Some(&[3, 2, 1, 0, 5, 4, 9, 8, 7, 6]),
+    },
 ];
+
+/// The families read by [`indices`]' own code for each; the ones after
+/// them (Egaroucid's ten-square shapes) are read by [`gather`], their
+/// squares listed in increasing order.
+const FAST_FAMILIES: usize = 11;
+/// Pattern families in all.
+const FAMILY_COUNT: usize = 18;
+/// For each family after [`FAST_FAMILIES`]: read at the four corners
+/// (orientations 0–3) when `true`, else along the four edges
+/// (orientations 0, 2, 4, 6).
+const AT_CORNERS: [bool; FAMILY_COUNT - FAST_FAMILIES] =
+    [true, false, true, false, true, true, false];
+
+/// Up to this many runs of consecutive squares in a gathered family.
+const MAX_RUNS: usize = 5;
+
+/// For each gathered family, its squares as runs of consecutive bits:
+/// (shift, mask) such that `(x >> shift) & mask` puts the run's squares at
+/// their reading positions (zero masks pad the list).
+const RUNS: [[(u32, u64); MAX_RUNS]; FAMILY_COUNT - FAST_FAMILIES] = {
+    let mut out = [[(0u32, 0u64); MAX_RUNS]; FAMILY_COUNT - FAST_FAMILIES];
+    let mut f = 0;
+    while f < FAMILY_COUNT - FAST_FAMILIES {
+        let squares = FAMILIES[FAST_FAMILIES + f].squares;
+        let (mut k, mut run) = (0, 0);
+        while k < squares.len() {
+            assert!(
+                k == 0 || squares[k] > squares[k - 1],
+                "squares in increasing order"
+            );
+            let start = k;
+            while k + 1 < squares.len() && squares[k + 1] == squares[k] + 1 {
+                k += 1;
+            }
+            k += 1;
+            assert!(run < MAX_RUNS, "at most MAX_RUNS runs");
+            let length = k - start;
+            out[f][run] = (
+                (squares[start] as usize - start) as u32,
+                ((1u64 << length) - 1) << start,
+            );
+            run += 1;
+        }
+        f += 1;
+    }
+    out
+};
+
+/// The bits of gathered family `k`'s squares in `x`, in reading order.
+#[inline(always)]
+fn gather(x: u64, k: usize) -> usize {
+    let mut bits = 0;
+    for &(shift, mask) in &RUNS[k] {
+        bits |= (x >> shift) & mask;
+    }
+    bits as usize
+}
 
 /// A pair of counts (the side to move's, the other side's) read as one
 /// table entry: each count is capped at `cap`.
@@ -151,7 +246,7 @@ const COUNT_PAIRS: [CountPair; 3] = [
     },
 ];
 
-/// Which family each of the 46 readings belongs to, in reading order
+/// Which family each of the 74 readings belongs to, in reading order
 /// (the order [`Features::indices`] uses).
 const INSTANCE_FAMILY: [u8; READINGS] = [
     0, 0, 0, 0, // edges
@@ -160,6 +255,8 @@ const INSTANCE_FAMILY: [u8; READINGS] = [
     3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, // lines 2–4
     6, 6, // long diagonals
     7, 7, 7, 7, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, // shorter diagonals
+    11, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 16,
+    17, 17, 17, 17,
 ];
 
 const fn pow3(n: usize) -> usize {
@@ -173,10 +270,10 @@ const fn pow3(n: usize) -> usize {
 }
 
 /// Configurations of each family (3^squares).
-const FAMILY_SIZE: [usize; 11] = {
-    let mut out = [0; 11];
+const FAMILY_SIZE: [usize; FAMILY_COUNT] = {
+    let mut out = [0; FAMILY_COUNT];
     let mut f = 0;
-    while f < 11 {
+    while f < FAMILY_COUNT {
         out[f] = pow3(FAMILIES[f].squares.len());
         f += 1;
     }
@@ -184,10 +281,10 @@ const FAMILY_SIZE: [usize; 11] = {
 };
 
 /// Where each family's table starts in a phase's full table.
-const FAMILY_OFFSET: [usize; 11] = {
-    let mut out = [0; 11];
+const FAMILY_OFFSET: [usize; FAMILY_COUNT] = {
+    let mut out = [0; FAMILY_COUNT];
     let mut f = 1;
-    while f < 11 {
+    while f < FAMILY_COUNT {
         out[f] = out[f - 1] + FAMILY_SIZE[f - 1];
         f += 1;
     }
@@ -206,7 +303,7 @@ pub(crate) const READING_OFFSET: [u32; READINGS] = {
 };
 
 /// Entries of the pattern families in one phase's full table.
-const PATTERN_SIZE: usize = FAMILY_OFFSET[10] + FAMILY_SIZE[10];
+const PATTERN_SIZE: usize = FAMILY_OFFSET[FAMILY_COUNT - 1] + FAMILY_SIZE[FAMILY_COUNT - 1];
 
 /// Where each count pair's table starts in a phase's full table.
 const COUNT_OFFSET: [usize; COUNT_PAIRS.len()] = {
@@ -368,7 +465,7 @@ pub struct Features {
     pub scalars: [i32; SCALARS],
 }
 
-/// The full-table entries of the 46 pattern readings of a board (`player`
+/// The full-table entries of the 74 pattern readings of a board (`player`
 /// to move).
 #[inline(always)]
 pub fn indices(player: u64, opponent: u64) -> [u32; READINGS] {
@@ -409,6 +506,12 @@ pub fn indices(player: u64, opponent: u64) -> [u32; READINGS] {
         // Above and below the long diagonal, and both sides of the other.
         for s in [0, 4, 1, 2] {
             put(6 + k as usize, diagonal(p[s], k), diagonal(o[s], k));
+        }
+    }
+    for (k, &corner) in AT_CORNERS.iter().enumerate() {
+        let orientations = if corner { [0, 1, 2, 3] } else { [0, 2, 4, 6] };
+        for s in orientations {
+            put(FAST_FAMILIES + k, gather(p[s], k), gather(o[s], k));
         }
     }
     out
