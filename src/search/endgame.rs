@@ -514,9 +514,9 @@ fn rank_moves<G: SearchGeometry>(
             -s.shallow(child, ordering_depth(empties), -midgame::INFINITY, -floor)
         } else if empties >= ORDER_BY_EVALUATION {
             // An evaluation is a node, as a shallow search's leaf is. One
-            // reply fewer for the opponent weighs as much as 6.8 discs of
-            // the evaluation (4096 / 6 hundredths); dividing by 8 made as
-            // few nodes, by 4, 16 or 32 more (design chapter).
+            // reply fewer for the opponent weighs as much as 4.6 discs of
+            // the evaluation (4096 / 9 hundredths): with the ten-square
+            // families, the fewest nodes over FFO #40–#49 (design chapter).
             s.nodes += 1;
             let value = match &readings {
                 // The move's flips: the other side's discs it turned.
@@ -525,7 +525,7 @@ fn rank_moves<G: SearchGeometry>(
                 }
                 None => evaluate::<G>(child),
             };
-            order_priority::<G>(child, index, empties) / 6 - value
+            order_priority::<G>(child, index, empties) / 9 - value
         } else {
             order_priority::<G>(child, index, empties)
         };
