@@ -107,6 +107,14 @@ impl Board {
         }
     }
 
+    /// The discs that a move from this board to `child` (a board
+    /// [`play`](Self::play) made from it) flipped: the other side's discs
+    /// that are the mover's in `child`.
+    #[inline(always)]
+    pub fn flips_to(&self, child: &Board) -> u64 {
+        self.opponent & !child.player
+    }
+
     /// The board with the turn handed over without a move.
     #[inline(always)]
     pub fn pass(&self) -> Board {

@@ -519,10 +519,7 @@ fn rank_moves<G: SearchGeometry>(
             // families, the fewest nodes over FFO #40–#49 (design chapter).
             s.nodes += 1;
             let value = match &readings {
-                // The move's flips: the other side's discs it turned.
-                Some(r) => {
-                    evaluate_with::<G>(child, &r.play(index, board.opponent & !child.player))
-                }
+                Some(r) => evaluate_with::<G>(child, &r.play(index, board.flips_to(child))),
                 None => evaluate::<G>(child),
             };
             order_priority::<G>(child, index, empties) / 9 - value

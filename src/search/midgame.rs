@@ -283,8 +283,7 @@ fn midgame_value<G: SearchGeometry>(
                 break;
             };
             let child = candidate.child;
-            // The move's flips: the other side's discs it turned.
-            let flips = board.opponent & !child.player;
+            let flips = board.flips_to(&child);
             let child_readings = next_readings::<G>(readings, candidate.index, flips);
             let value = if k == 0 {
                 -pvs(s, &child, &child_readings, depth - 1, -beta, -alpha)

@@ -171,7 +171,9 @@ mod tests {
             for square in random_opening(&rules, seed, 60) {
                 let index = square.index();
                 let flips = Plane::flips(board.player, board.opponent, index);
+                let before = board;
                 board = board.play(index, flips);
+                prop_assert_eq!(before.flips_to(&board), flips);
                 readings = readings.play(index, flips);
                 position = position.play(square).unwrap();
                 let Some(expected) = Board::from_position(&position) else { break };
